@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Layout: C libraries are wrapped one per system-library target; `LinuxSys` is the
+/// only target that calls libc directly; `GridlockCore` is pure Swift and decides
+/// everything; the other targets are thin adapters and the two executables wire them.
+let package = Package(
+    name: "gridlock",
+    products: [
+        .executable(name: "gridlockd", targets: ["gridlockd"]),
+        .executable(name: "gridlock", targets: ["gridlock"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo-ft", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+
+        .target(name: "GridlockCore"),
+        .target(name: "LinuxSys"),
+        .target(name: "GridlockInput", dependencies: ["GridlockCore", "LinuxSys", "CEvdev"]),
+        .target(name: "GridlockDisplay", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CDRM"]),
+        .target(
+            name: "GridlockDaemon",
+            dependencies: ["GridlockCore", "GridlockInput", "GridlockDisplay", "LinuxSys", "CInih", "CSodium"]
+        ),
+        .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon"]),
+        .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon"]),
+
+        .testTarget(name: "GridlockCoreTests", dependencies: ["GridlockCore"]),
+        .testTarget(name: "LinuxSysTests", dependencies: ["LinuxSys"]),
+        .testTarget(name: "GridlockInputTests", dependencies: ["GridlockInput"]),
+        .testTarget(name: "GridlockDisplayTests", dependencies: ["GridlockDisplay"]),
+        .testTarget(name: "GridlockDaemonTests", dependencies: ["GridlockDaemon"]),
+    ]
+)

@@ -1,0 +1,92 @@
+/// How a node is drawn.
+public enum NodeLook: UInt8, Hashable, Sendable {
+    case idle, selected, error, success
+}
+
+/// The line of text above the grid. The renderer turns it into words using the theme,
+/// so translations live in the config, not in the core.
+public enum Message: Hashable, Sendable {
+    case none
+    case prompt
+    case verifying
+    case wrong
+    /// Fewer than `minimum` nodes were connected.
+    case tooShort(minimum: Int)
+    /// Locked out; try again in this many seconds.
+    case lockedOut(seconds: Int)
+    case success
+    case enrollDraw
+    case enrollConfirm
+    case enrollMismatch
+    case enrollSaved
+}
+
+/// Everything the screen shows, as a value: the renderer draws a scene, and damage
+/// is computed by comparing two scenes, so the core alone decides what changed.
+public struct Scene: Hashable, Sendable {
+    public var layout: GridLayout
+    public var nodes: [NodeLook]
+    /// Centres of the selected nodes in order; empty when the path is hidden.
+    public var path: [Point]
+    /// Where the line from the last selected node follows the finger, while drawing.
+    public var finger: Point?
+    /// The look of the path and the finger segment.
+    public var pathLook: NodeLook
+    public var message: Message
+
+    public init(
+        layout: GridLayout,
+        nodes: [NodeLook]? = nil,
+        path: [Point] = [],
+        finger: Point? = nil,
+        pathLook: NodeLook = .selected,
+        message: Message = .prompt
+    ) {
+        self.layout = layout
+        self.nodes = nodes ?? Array(repeating: .idle, count: layout.shape.nodeCount)
+        self.path = path
+        self.finger = finger
+        self.pathLook = pathLook
+        self.message = message
+    }
+
+    public var metrics: SceneMetrics { SceneMetrics(layout: layout) }
+}
+
+/// Sizes of everything drawn, derived from the layout, shared by the renderer and the
+/// damage computation so that a damaged rectangle always covers what is redrawn.
+public struct SceneMetrics: Hashable, Sendable {
+    /// Pixels of antialiasing blur beyond a shape's geometric edge.
+    public static let antialiasMargin = 2.0
+
+    public let ringRadius: Double
+    public let ringWidth: Double
+    public let dotRadius: Double
+    public let pathWidth: Double
+    /// The band above the grid that holds the message line.
+    public let messageBand: Rect
+    public let fontSize: Double
+
+    public init(layout: GridLayout) {
+        let cell = layout.cell
+        ringRadius = 0.12 * cell
+        ringWidth = max(2, 0.02 * cell)
+        dotRadius = 0.5 * ringRadius
+        pathWidth = 0.06 * cell
+        let frame = layout.frame
+        let top = layout.bounds.minY - frame.minY
+        messageBand = Rect(x: frame.minX, y: frame.minY, width: frame.width, height: top)
+        fontSize = max(8, min(top * 0.45, cell * 0.22))
+    }
+
+    /// Everything a node's drawing can touch.
+    public func nodeBounds(center: Point) -> Rect {
+        let r = ringRadius + ringWidth / 2 + Self.antialiasMargin
+        return Rect(x: center.x - r, y: center.y - r, width: 2 * r, height: 2 * r)
+    }
+
+    /// Everything a path segment's drawing can touch, round caps included.
+    public func segmentBounds(_ a: Point, _ b: Point) -> Rect {
+        Rect(enclosing: a, b).outset(by: pathWidth / 2 + Self.antialiasMargin)
+    }
+}

@@ -1,0 +1,41 @@
+/// A reading of a monotonic clock (CLOCK_MONOTONIC in the daemon, the recording's
+/// timestamps in a replay, a counter in tests). The core never reads a clock itself.
+public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
+    public var nanoseconds: Int64
+
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    public static let zero = Instant(nanoseconds: 0)
+
+    public static func milliseconds(_ ms: Int64) -> Instant { Instant(nanoseconds: ms * 1_000_000) }
+    public static func seconds(_ s: Int64) -> Instant { Instant(nanoseconds: s * 1_000_000_000) }
+
+    public static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
+
+    public static func + (a: Instant, d: Duration) -> Instant {
+        Instant(nanoseconds: a.nanoseconds &+ d.nanoseconds)
+    }
+
+    /// The time from `earlier` to `self` (negative if `earlier` is later).
+    public func duration(since earlier: Instant) -> Duration {
+        .nanoseconds(nanoseconds &- earlier.nanoseconds)
+    }
+
+    public var description: String { "\(Double(nanoseconds) / 1e9)s" }
+}
+
+extension Duration {
+    /// Saturates instead of trapping for durations beyond about 292 years.
+    public var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (ns, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        return ns &+ attoseconds / 1_000_000_000
+    }
+
+    /// Whole seconds, rounded up: what a countdown shows.
+    public var secondsRoundedUp: Int64 {
+        let ns = nanoseconds
+        return ns <= 0 ? 0 : (ns + 999_999_999) / 1_000_000_000
+    }
+}
