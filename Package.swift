@@ -17,7 +17,8 @@ let package = Package(
         .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
 
-        .target(name: "GridlockCore"),
+        // Pure Swift; libm only because the standard library's rounding and square root call it on Linux.
+        .target(name: "GridlockCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "LinuxSys"),
         .target(name: "GridlockInput", dependencies: ["GridlockCore", "LinuxSys", "CEvdev"]),
         .target(name: "GridlockDisplay", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CDRM"]),

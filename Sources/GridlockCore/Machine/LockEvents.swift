@@ -1,0 +1,43 @@
+/// What happens to the lock screen, as the shell reports it.
+public enum LockEvent: Hashable, Sendable {
+    /// A touch step of the primary finger, in frame coordinates.
+    case touch(TouchEvent)
+    /// The verifier finished: the name of the matching pattern, or nil.
+    case verified(patternName: String?)
+    /// The unlock action ended (or there was none to run).
+    case actionFinished
+    /// The timer armed by `.armTimer` fired (spurious or late firings are harmless).
+    case timerFired
+}
+
+/// What the shell must do, in order.
+public enum LockEffect: Hashable, Sendable {
+    case render(Scene)
+    /// Write the attempt state durably before carrying out the effects after it.
+    case persist(AttemptState)
+    /// Check the pattern against the stored hashes, off the event loop, then send `.verified`.
+    case verify(Pattern)
+    /// Run the pattern's unlock action, then send `.actionFinished`.
+    case runAction(patternName: String)
+    /// Send `.timerFired` at this instant; replaces any earlier deadline.
+    case armTimer(Instant)
+    case disarmTimer
+    /// Something worth logging or reporting; never carries the drawn nodes.
+    case report(LockReport)
+    /// Enrollment finished with this confirmed pattern.
+    case enrolled(Pattern)
+}
+
+/// Outcomes for logs and `gridlock replay`. None of them holds a pattern.
+public enum LockReport: Hashable, Sendable {
+    case accepted(patternName: String, nodes: Int)
+    case rejected(nodes: Int, failures: Int)
+    case tooShort(nodes: Int)
+    case lockout(seconds: Int, failures: Int)
+    case lockoutEnded
+    case strokeCancelled(CancelReason)
+    case enrollmentFirstDrawn(nodes: Int)
+    case enrollmentMismatch
+    case enrollmentTooShort(nodes: Int)
+    case enrollmentConfirmed(nodes: Int)
+}

@@ -1,0 +1,325 @@
+/// The whole behaviour of the lock screen as a state machine: events in, effects out.
+///
+/// It never reads a clock, touches a file or draws: every event comes with the time it
+/// happened, and everything to be done is returned as `LockEffect`s for the shell.
+public struct LockMachine: Sendable {
+    public enum Mode: Hashable, Sendable {
+        case unlock
+        case enroll
+    }
+
+    public enum Phase: Hashable, Sendable {
+        /// Waiting for a stroke (the tracker may be following a finger that has not reached a node).
+        case ready
+        /// A finger is down and at least one node is selected.
+        case drawing
+        /// The pattern is being checked; input is ignored.
+        case verifying(nodes: [Int])
+        /// The action runs; input is ignored until it ends and the success has been shown.
+        case accepted(patternName: String, nodes: [Int], showUntil: Instant, actionRunning: Bool)
+        /// The wrong pattern is shown in the error look; input is ignored. A lockout may follow.
+        case rejected(nodes: [Int], until: Instant, lockoutAfter: Duration)
+        /// Too few nodes: shown in the error look until `until` or the next touch.
+        case tooShort(nodes: [Int], until: Instant)
+        /// No input until `until`.
+        case lockedOut(until: Instant)
+        /// Enrollment: waiting for the first drawing (or drawing it).
+        case enrollFirst
+        /// Enrollment: waiting for the confirming drawing.
+        case enrollConfirm(first: [Int])
+        /// Enrollment: the two drawings differed or one was too short; shown until `until`.
+        case enrollRetry(nodes: [Int], until: Instant, message: Message, backToConfirm: [Int]?)
+        /// Enrollment done.
+        case enrolled(nodes: [Int])
+    }
+
+    public private(set) var settings: LockSettings
+    public private(set) var mode: Mode
+    public private(set) var phase: Phase
+    public private(set) var attempts: AttemptState
+    private var tracker: PatternTracker
+    private var lastTouchAt: Instant?
+    private var armedDeadline: Instant?
+    private var shownScene: Scene?
+
+    public var layout: GridLayout { tracker.layout }
+
+    public init(layout: GridLayout, settings: LockSettings, mode: Mode = .unlock, attempts: AttemptState = .clean) {
+        self.settings = settings
+        self.mode = mode
+        self.attempts = attempts
+        self.tracker = PatternTracker(layout: layout)
+        self.phase = mode == .enroll ? .enrollFirst : .ready
+    }
+
+    /// The first effects: the initial frame, and the restart of a lockout that was in force
+    /// when the process stopped (in full: a power cycle never shortens a lockout).
+    public mutating func start(at now: Instant) -> [LockEffect] {
+        var effects: [LockEffect] = []
+        if mode == .unlock, attempts.lockoutPending {
+            let delay = settings.schedule.delay(afterFailures: attempts.failures)
+            if delay > .zero {
+                phase = .lockedOut(until: now + delay)
+                effects.append(.report(.lockout(seconds: Int(delay.secondsRoundedUp), failures: attempts.failures)))
+            } else {
+                attempts.lockoutPending = false
+                effects.append(.persist(attempts))
+            }
+        }
+        finish(&effects, now: now)
+        return effects
+    }
+
+    public mutating func handle(_ event: LockEvent, at now: Instant) -> [LockEffect] {
+        var effects: [LockEffect] = []
+        switch event {
+        case .touch(let touch): handleTouch(touch, now: now, &effects)
+        case .verified(let name): handleVerified(name, now: now, &effects)
+        case .actionFinished: handleActionFinished(now: now, &effects)
+        case .timerFired: handleTimer(now: now, &effects)
+        }
+        finish(&effects, now: now)
+        return effects
+    }
+
+    /// A new display size or a reloaded config: any stroke is discarded, the state is kept.
+    public mutating func reconfigure(layout: GridLayout, settings: LockSettings, at now: Instant) -> [LockEffect] {
+        self.settings = settings
+        var effects: [LockEffect] = []
+        if tracker.isTouching || phase == .drawing {
+            effects.append(.report(.strokeCancelled(.displayLost)))
+        }
+        tracker.relayout(layout)
+        if phase == .drawing { phase = .ready }
+        shownScene = nil
+        finish(&effects, now: now)
+        return effects
+    }
+
+    // MARK: - Touch
+
+    private var acceptsTouch: Bool {
+        switch phase {
+        case .ready, .drawing, .tooShort, .enrollFirst, .enrollConfirm: true
+        case .verifying, .accepted, .rejected, .lockedOut, .enrollRetry, .enrolled: false
+        }
+    }
+
+    private mutating func handleTouch(_ touch: TouchEvent, now: Instant, _ effects: inout [LockEffect]) {
+        guard acceptsTouch else { return }
+        switch touch {
+        case .down(let point):
+            if case .tooShort = phase { phase = .ready }
+            lastTouchAt = now
+            tracker.down(at: point)
+            noteSelection()
+        case .move(let point):
+            guard tracker.isTouching else { return }
+            lastTouchAt = now
+            tracker.move(to: point)
+            noteSelection()
+        case .up:
+            guard tracker.isTouching else { return }
+            lastTouchAt = nil
+            let nodes = tracker.up()
+            if phase == .drawing { phase = .ready }
+            guard !nodes.isEmpty else { return }
+            strokeEnded(nodes, now: now, &effects)
+        case .cancel(let reason):
+            guard tracker.isTouching else { return }
+            lastTouchAt = nil
+            tracker.cancel()
+            if phase == .drawing { phase = .ready }
+            effects.append(.report(.strokeCancelled(reason)))
+        }
+    }
+
+    private mutating func noteSelection() {
+        if mode == .unlock, phase == .ready, !tracker.selected.isEmpty { phase = .drawing }
+    }
+
+    private mutating func strokeEnded(_ nodes: [Int], now: Instant, _ effects: inout [LockEffect]) {
+        let tooShort = nodes.count < settings.minimumNodes
+        switch (mode, phase) {
+        case (.unlock, _):
+            if tooShort {
+                phase = .tooShort(nodes: nodes, until: now + settings.errorDuration)
+                effects.append(.report(.tooShort(nodes: nodes.count)))
+                return
+            }
+            // Counted before the check starts: killing the process mid-check grants nothing.
+            attempts.failures += 1
+            effects.append(.persist(attempts))
+            phase = .verifying(nodes: nodes)
+            effects.append(.verify(pattern(nodes)))
+        case (.enroll, .enrollFirst):
+            if tooShort {
+                retry(nodes, message: .tooShort(minimum: settings.minimumNodes), backToConfirm: nil, now: now)
+                effects.append(.report(.enrollmentTooShort(nodes: nodes.count)))
+            } else {
+                phase = .enrollConfirm(first: nodes)
+                effects.append(.report(.enrollmentFirstDrawn(nodes: nodes.count)))
+            }
+        case (.enroll, .enrollConfirm(let first)):
+            if tooShort {
+                retry(nodes, message: .tooShort(minimum: settings.minimumNodes), backToConfirm: first, now: now)
+                effects.append(.report(.enrollmentTooShort(nodes: nodes.count)))
+            } else if nodes != first {
+                retry(nodes, message: .enrollMismatch, backToConfirm: nil, now: now)
+                effects.append(.report(.enrollmentMismatch))
+            } else {
+                phase = .enrolled(nodes: nodes)
+                effects.append(.report(.enrollmentConfirmed(nodes: nodes.count)))
+                effects.append(.enrolled(pattern(nodes)))
+            }
+        case (.enroll, _):
+            break
+        }
+    }
+
+    private mutating func retry(_ nodes: [Int], message: Message, backToConfirm: [Int]?, now: Instant) {
+        phase = .enrollRetry(nodes: nodes, until: now + settings.errorDuration, message: message, backToConfirm: backToConfirm)
+    }
+
+    private func pattern(_ nodes: [Int]) -> Pattern {
+        // The tracker only ever selects distinct nodes of its own grid.
+        try! Pattern(nodes: nodes, shape: layout.shape)
+    }
+
+    // MARK: - Verification, action, timer
+
+    private mutating func handleVerified(_ name: String?, now: Instant, _ effects: inout [LockEffect]) {
+        guard case .verifying(let nodes) = phase else { return }
+        if let name {
+            attempts = .clean
+            effects.append(.persist(attempts))
+            phase = .accepted(patternName: name, nodes: nodes, showUntil: now + settings.successDuration, actionRunning: true)
+            effects.append(.report(.accepted(patternName: name, nodes: nodes.count)))
+            effects.append(.runAction(patternName: name))
+        } else {
+            let delay = settings.schedule.delay(afterFailures: attempts.failures)
+            if delay > .zero {
+                // Persisted now, so a power cut during the error display still locks out.
+                attempts.lockoutPending = true
+                effects.append(.persist(attempts))
+            }
+            phase = .rejected(nodes: nodes, until: now + settings.errorDuration, lockoutAfter: delay)
+            effects.append(.report(.rejected(nodes: nodes.count, failures: attempts.failures)))
+        }
+    }
+
+    private mutating func handleActionFinished(now: Instant, _ effects: inout [LockEffect]) {
+        guard case .accepted(let name, let nodes, let showUntil, true) = phase else { return }
+        phase = .accepted(patternName: name, nodes: nodes, showUntil: showUntil, actionRunning: false)
+        if now >= showUntil { phase = .ready }
+    }
+
+    private mutating func handleTimer(now: Instant, _ effects: inout [LockEffect]) {
+        if let lastTouchAt, let timeout = settings.stuckTouchTimeout, tracker.isTouching, now >= lastTouchAt + timeout {
+            self.lastTouchAt = nil
+            tracker.cancel()
+            if phase == .drawing { phase = .ready }
+            effects.append(.report(.strokeCancelled(.stuckTouch)))
+        }
+        switch phase {
+        case .accepted(_, _, let showUntil, false) where now >= showUntil:
+            phase = .ready
+        case .rejected(_, let until, let lockout) where now >= until:
+            if lockout > .zero {
+                phase = .lockedOut(until: now + lockout)
+                effects.append(.report(.lockout(seconds: Int(lockout.secondsRoundedUp), failures: attempts.failures)))
+            } else {
+                phase = .ready
+            }
+        case .tooShort(_, let until) where now >= until:
+            phase = .ready
+        case .lockedOut(let until) where now >= until:
+            attempts.lockoutPending = false
+            effects.append(.persist(attempts))
+            effects.append(.report(.lockoutEnded))
+            phase = .ready
+        case .enrollRetry(_, let until, _, let backToConfirm) where now >= until:
+            phase = backToConfirm.map { .enrollConfirm(first: $0) } ?? .enrollFirst
+        default:
+            break
+        }
+    }
+
+    // MARK: - Timer and scene
+
+    /// The next instant at which something changes without input.
+    private func nextDeadline(now: Instant) -> Instant? {
+        var deadline: Instant?
+        switch phase {
+        case .accepted(_, _, let showUntil, false): deadline = showUntil
+        case .rejected(_, let until, _), .tooShort(_, let until), .enrollRetry(_, let until, _, _): deadline = until
+        case .lockedOut(let until):
+            // One tick per second of the countdown, aligned so the shown number changes on time.
+            let remaining = until.duration(since: now)
+            let wholeSeconds = remaining.secondsRoundedUp
+            deadline = wholeSeconds > 1 ? until + .seconds(-(wholeSeconds - 1)) : until
+        default: break
+        }
+        if let lastTouchAt, let timeout = settings.stuckTouchTimeout, tracker.isTouching {
+            let stuck = lastTouchAt + timeout
+            deadline = deadline.map { min($0, stuck) } ?? stuck
+        }
+        return deadline
+    }
+
+    private mutating func finish(_ effects: inout [LockEffect], now: Instant) {
+        // Re-evaluate expired deadlines (e.g. the action ended after the success display time).
+        if case .accepted(_, _, let showUntil, false) = phase, now >= showUntil { phase = .ready }
+
+        let scene = self.scene(now: now)
+        if scene != shownScene {
+            shownScene = scene
+            effects.append(.render(scene))
+        }
+        let deadline = nextDeadline(now: now)
+        if deadline != armedDeadline {
+            armedDeadline = deadline
+            effects.append(deadline.map { .armTimer($0) } ?? .disarmTimer)
+        }
+    }
+
+    /// What the screen shows now.
+    public func scene(now: Instant) -> Scene {
+        var scene = Scene(layout: layout, message: mode == .enroll ? .enrollDraw : .prompt)
+        func show(_ nodes: [Int], look: NodeLook, finger: Point? = nil) {
+            guard settings.showPath else { return }
+            for node in nodes { scene.nodes[node] = look }
+            scene.path = nodes.map(layout.center(of:))
+            scene.finger = nodes.isEmpty ? nil : finger
+            scene.pathLook = look
+        }
+        switch phase {
+        case .ready, .drawing, .enrollFirst:
+            show(tracker.selected, look: .selected, finger: tracker.finger)
+        case .enrollConfirm:
+            scene.message = .enrollConfirm
+            show(tracker.selected, look: .selected, finger: tracker.finger)
+        case .verifying(let nodes):
+            scene.message = .verifying
+            show(nodes, look: .selected)
+        case .accepted(_, let nodes, _, _):
+            scene.message = .success
+            show(nodes, look: .success)
+        case .rejected(let nodes, _, _):
+            scene.message = .wrong
+            show(nodes, look: .error)
+        case .tooShort(let nodes, _):
+            scene.message = .tooShort(minimum: settings.minimumNodes)
+            show(nodes, look: .error)
+        case .lockedOut(let until):
+            scene.message = .lockedOut(seconds: Int(until.duration(since: now).secondsRoundedUp))
+        case .enrollRetry(let nodes, _, let message, _):
+            scene.message = message
+            show(nodes, look: .error)
+        case .enrolled(let nodes):
+            scene.message = .enrollSaved
+            show(nodes, look: .success)
+        }
+        return scene
+    }
+}
