@@ -1,0 +1,81 @@
+import Testing
+@testable import GridlockCore
+
+@Suite struct DamageTests {
+    let grid = layout()
+
+    func drawing(_ nodes: [Int], finger: Point?) -> Scene {
+        var scene = Scene(layout: grid)
+        for node in nodes { scene.nodes[node] = .selected }
+        scene.path = nodes.map(grid.center(of:))
+        scene.finger = finger
+        return scene
+    }
+
+    @Test func noChangeNoDamage() {
+        let scene = drawing([0, 1], finger: Point(x: 300, y: 200))
+        #expect(Damage.between(scene, scene).isEmpty)
+    }
+
+    @Test func firstFrameOrNewLayoutIsFullDamage() {
+        let scene = Scene(layout: grid)
+        #expect(Damage.between(nil, scene).rects == [panel])
+        let other = Scene(layout: layout(4, 4))
+        #expect(Damage.between(scene, other).rects == [panel])
+    }
+
+    @Test func movingTheFingerAFewPixelsDamagesOnlyTheFingerSegment() {
+        let c = grid.center(of: 4)
+        let old = drawing([0, 4], finger: Point(x: c.x + 20, y: c.y + 3))
+        let new = drawing([0, 4], finger: Point(x: c.x + 23, y: c.y + 4))
+        let damage = Damage.between(old, new)
+        #expect(!damage.isEmpty)
+        let bounds = damage.bounds
+        // Only around the short segment from node 5 to the finger; far less than the screen.
+        #expect(bounds.area < panel.area / 100)
+        #expect(bounds.contains(Point(x: c.x + 22, y: c.y + 3.5)))
+        #expect(!bounds.contains(grid.center(of: 0)))
+    }
+
+    @Test func selectingANodeDamagesItsRingAndTheNewSegments() {
+        let old = drawing([0], finger: grid.center(of: 1))
+        let new = drawing([0, 1], finger: grid.center(of: 1))
+        let damage = Damage.between(old, new)
+        let metrics = new.metrics
+        let ring = metrics.nodeBounds(center: grid.center(of: 1)).integral
+        #expect(damage.rects.contains { $0.contains(ring) })
+        #expect(!damage.bounds.intersects(metrics.nodeBounds(center: grid.center(of: 8))))
+    }
+
+    @Test func aChangedMessageDamagesTheMessageBand() {
+        var new = Scene(layout: grid)
+        new.message = .wrong
+        let damage = Damage.between(Scene(layout: grid), new)
+        #expect(damage.rects == [new.metrics.messageBand.integral])
+    }
+
+    @Test func aNewLookRepaintsTheWholePath() {
+        let old = drawing([0, 1, 2, 5], finger: nil)
+        var new = old
+        new.pathLook = .error
+        for node in [0, 1, 2, 5] { new.nodes[node] = .error }
+        let damage = Damage.between(old, new)
+        let metrics = new.metrics
+        let middle = Point(x: (grid.center(of: 1).x + grid.center(of: 2).x) / 2, y: grid.center(of: 1).y)
+        #expect(damage.rects.contains { $0.contains(metrics.segmentBounds(middle, middle).integral) })
+    }
+
+    @Test func damageIsClippedToTheFrame() {
+        let old = drawing([0], finger: Point(x: -50, y: -50))
+        let new = drawing([0], finger: Point(x: -60, y: -40))
+        for rect in Damage.between(old, new).rects { #expect(panel.contains(rect)) }
+    }
+
+    @Test func addingAContainedRectangleKeepsTheListShort() {
+        var damage = Damage(rects: [Rect(x: 0, y: 0, width: 10, height: 10)])
+        damage.add(Rect(x: 2, y: 2, width: 3, height: 3))
+        #expect(damage.rects.count == 1)
+        damage.add(Rect(x: -1, y: -1, width: 20, height: 20))
+        #expect(damage.rects == [Rect(x: -1, y: -1, width: 20, height: 20)])
+    }
+}

@@ -1,0 +1,362 @@
+import Testing
+@testable import GridlockCore
+
+/// Drives a `LockMachine` with a fake clock and records its effects.
+struct Harness {
+    var machine: LockMachine
+    var now = Instant.seconds(100)
+    var effects: [LockEffect] = []
+    /// The deadline the shell would have armed, from every effect so far.
+    var armedDeadline: Instant?
+
+    init(settings: LockSettings = LockSettings(), mode: LockMachine.Mode = .unlock, attempts: AttemptState = .clean) {
+        machine = LockMachine(layout: layout(), settings: settings, mode: mode, attempts: attempts)
+        effects = machine.start(at: now)
+        track(effects)
+    }
+
+    private mutating func track(_ effects: [LockEffect]) {
+        for effect in effects {
+            switch effect {
+            case .armTimer(let t): armedDeadline = t
+            case .disarmTimer: armedDeadline = nil
+            default: break
+            }
+        }
+    }
+
+    var grid: GridLayout { machine.layout }
+
+    @discardableResult
+    mutating func send(_ event: LockEvent) -> [LockEffect] {
+        effects = machine.handle(event, at: now)
+        track(effects)
+        return effects
+    }
+
+    mutating func advance(_ duration: Duration) { now = now + duration }
+
+    /// Draws a stroke through the centres of `nodes` (1-based) and lifts the finger.
+    @discardableResult
+    mutating func draw(_ nodes: [Int]) -> [LockEffect] {
+        let points = samples(along: nodes.map { grid.center(of: $0 - 1) }, spacing: 20)
+        var all = send(.touch(.down(points[0])))
+        for p in points.dropFirst() {
+            advance(.milliseconds(10))
+            all += send(.touch(.move(p)))
+        }
+        all += send(.touch(.up))
+        effects = all
+        return all
+    }
+
+    /// Fires the timer at the armed deadline, as the shell would.
+    mutating func fireTimer() {
+        guard let deadline = armedDeadline else { Issue.record("no timer armed"); return }
+        now = max(now, deadline)
+        send(.timerFired)
+    }
+
+    var lastScene: Scene? {
+        for effect in effects.reversed() { if case .render(let s) = effect { return s } }
+        return nil
+    }
+
+    var reports: [LockReport] { effects.compactMap { if case .report(let r) = $0 { r } else { nil } } }
+}
+
+extension Array where Element == LockEffect {
+    var persisted: [AttemptState] { compactMap { if case .persist(let s) = $0 { s } else { nil } } }
+    var verified: [Pattern] { compactMap { if case .verify(let p) = $0 { p } else { nil } } }
+    var deadlines: [Instant] { compactMap { if case .armTimer(let t) = $0 { t } else { nil } } }
+}
+
+@Suite struct LockMachineTests {
+    @Test func startsReadyWithThePromptAndNoTimer() {
+        let h = Harness()
+        #expect(h.machine.phase == .ready)
+        #expect(h.lastScene?.message == .prompt)
+        #expect(h.lastScene?.nodes.allSatisfy { $0 == .idle } == true)
+        #expect(h.effects.deadlines.isEmpty)
+    }
+
+    @Test func drawingHighlightsNodesAndFollowsTheFinger() {
+        var h = Harness()
+        h.send(.touch(.down(h.grid.center(of: 0))))
+        #expect(h.machine.phase == .drawing)
+        let finger = Point(x: h.grid.center(of: 0).x + 30, y: h.grid.center(of: 0).y)
+        h.send(.touch(.move(finger)))
+        let scene = h.lastScene!
+        #expect(scene.nodes[0] == .selected)
+        #expect(scene.path == [h.grid.center(of: 0)])
+        #expect(scene.finger == finger)
+    }
+
+    @Test func theFailureIsPersistedBeforeVerificationStarts() {
+        var h = Harness()
+        let effects = h.draw([1, 2, 3, 6, 9])
+        let persistIndex = effects.firstIndex { if case .persist = $0 { true } else { false } }
+        let verifyIndex = effects.firstIndex { if case .verify = $0 { true } else { false } }
+        #expect(persistIndex != nil && verifyIndex != nil && persistIndex! < verifyIndex!)
+        #expect(effects.persisted == [AttemptState(failures: 1)])
+        #expect(effects.verified.map(\.nodes) == [[0, 1, 2, 5, 8]])
+        #expect(h.machine.phase == .verifying(nodes: [0, 1, 2, 5, 8]))
+        #expect(h.lastScene?.message == .verifying)
+    }
+
+    @Test func inputIsIgnoredWhileVerifying() {
+        var h = Harness()
+        h.draw([1, 2, 3, 6])
+        let effects = h.send(.touch(.down(h.grid.center(of: 8))))
+        #expect(effects.isEmpty)
+        #expect(h.machine.phase == .verifying(nodes: [0, 1, 2, 5]))
+    }
+
+    @Test func successResetsFailuresRunsTheActionAndRelocks() {
+        var h = Harness(attempts: AttemptState(failures: 3))
+        h.draw([1, 2, 3, 6])
+        let verifiedAt = h.now
+        let effects = h.send(.verified(patternName: "door"))
+        #expect(effects.persisted == [.clean])
+        #expect(effects.contains(.runAction(patternName: "door")))
+        #expect(h.reports == [.accepted(patternName: "door", nodes: 4)])
+        #expect(h.lastScene?.nodes[0] == .success)
+        #expect(h.lastScene?.message == .success)
+        // Input is ignored while the action runs.
+        #expect(h.send(.touch(.down(h.grid.center(of: 4)))).isEmpty)
+        // The action ends quickly; the success stays on screen for success-ms.
+        h.advance(.milliseconds(200))
+        h.send(.actionFinished)
+        #expect(h.effects.deadlines == [verifiedAt + .milliseconds(1500)])
+        h.fireTimer()
+        #expect(h.machine.phase == .ready)
+        #expect(h.lastScene?.message == .prompt)
+    }
+
+    @Test func aLongActionKeepsTheScreenUntilItEnds() {
+        var h = Harness()
+        h.draw([1, 2, 3, 6])
+        h.send(.verified(patternName: "session"))
+        h.advance(.seconds(60))
+        h.send(.timerFired)
+        #expect(h.machine.phase != .ready)
+        h.send(.actionFinished)
+        #expect(h.machine.phase == .ready)
+    }
+
+    @Test func aWrongPatternShowsTheErrorThenReturnsToReady() {
+        var h = Harness()
+        h.draw([1, 4, 7, 8])
+        h.send(.verified(patternName: nil))
+        #expect(h.reports == [.rejected(nodes: 4, failures: 1)])
+        #expect(h.lastScene?.message == .wrong)
+        #expect(h.lastScene?.nodes[0] == .error)
+        #expect(h.lastScene?.pathLook == .error)
+        #expect(h.effects.deadlines == [h.now + .milliseconds(1000)])
+        // Input is ignored during the error display.
+        #expect(h.send(.touch(.down(h.grid.center(of: 4)))).isEmpty)
+        h.fireTimer()
+        #expect(h.machine.phase == .ready)
+        #expect(h.machine.attempts == AttemptState(failures: 1))
+    }
+
+    @Test func fiveFailuresLockOutForThirtySecondsWithACountdown() {
+        var h = Harness()
+        for attempt in 1...5 {
+            h.draw([1, 4, 7, 8])
+            h.send(.verified(patternName: nil))
+            if attempt == 5 {
+                // The lockout is persisted with the rejection, before the error is even shown.
+                #expect(h.effects.persisted == [AttemptState(failures: 5, lockoutPending: true)])
+            }
+            h.fireTimer()
+        }
+        guard case .lockedOut(let until) = h.machine.phase else {
+            Issue.record("not locked out: \(h.machine.phase)")
+            return
+        }
+        #expect(until == h.now + .seconds(30))
+        #expect(h.reports == [.lockout(seconds: 30, failures: 5)])
+        #expect(h.lastScene?.message == .lockedOut(seconds: 30))
+        // Input is ignored during the lockout.
+        #expect(h.draw([1, 2, 3, 6]).verified.isEmpty)
+        // One wake-up per second of countdown.
+        var shown: [Int] = []
+        while case .lockedOut = h.machine.phase {
+            let before = h.now
+            h.fireTimer()
+            #expect(h.now.duration(since: before) <= .seconds(1))
+            if case .lockedOut(let s)? = h.lastScene?.message { shown.append(s) }
+        }
+        #expect(shown == Array((1...29).reversed()))
+        #expect(h.effects.persisted == [AttemptState(failures: 5, lockoutPending: false)])
+        #expect(h.reports == [.lockoutEnded])
+        #expect(h.machine.phase == .ready)
+        // The sixth attempt is allowed, counted, and does not lock out (Android's schedule).
+        #expect(h.draw([1, 2, 3, 6]).persisted == [AttemptState(failures: 6, lockoutPending: false)])
+    }
+
+    @Test func aRestartDuringALockoutRestartsItInFull() {
+        var h = Harness(attempts: AttemptState(failures: 5, lockoutPending: true))
+        #expect(h.machine.phase == .lockedOut(until: h.now + .seconds(30)))
+        #expect(h.reports == [.lockout(seconds: 30, failures: 5)])
+        #expect(h.effects.deadlines == [h.now + .seconds(1)])
+        // Failures that lock out under the restored count keep counting up.
+        h.now = h.now + .seconds(30)
+        h.send(.timerFired)
+        #expect(h.machine.attempts == AttemptState(failures: 5, lockoutPending: false))
+    }
+
+    @Test func aRestartWithAFailureCountButNoPendingLockoutIsReady() {
+        let h = Harness(attempts: AttemptState(failures: 5, lockoutPending: false))
+        #expect(h.machine.phase == .ready)
+    }
+
+    @Test func aPendingLockoutUnderAScheduleWithoutDelayIsCleared() {
+        var settings = LockSettings()
+        settings.schedule = .none
+        let h = Harness(settings: settings, attempts: AttemptState(failures: 7, lockoutPending: true))
+        #expect(h.machine.phase == .ready)
+        #expect(h.effects.persisted == [AttemptState(failures: 7, lockoutPending: false)])
+    }
+
+    @Test func aTooShortAttemptIsNotAFailure() {
+        var h = Harness()
+        let effects = h.draw([1, 2, 3])
+        #expect(effects.persisted.isEmpty)
+        #expect(effects.verified.isEmpty)
+        #expect(h.reports == [.tooShort(nodes: 3)])
+        #expect(h.lastScene?.message == .tooShort(minimum: 4))
+        // A new stroke may start at once.
+        h.send(.touch(.down(h.grid.center(of: 0))))
+        #expect(h.machine.phase == .drawing)
+        h.send(.touch(.cancel(.deviceLost)))
+        #expect(h.machine.phase == .ready)
+    }
+
+    @Test func tooShortFeedbackExpires() {
+        var h = Harness()
+        h.draw([1, 2])
+        h.fireTimer()
+        #expect(h.machine.phase == .ready)
+        #expect(h.lastScene?.message == .prompt)
+    }
+
+    @Test func aTapBetweenNodesIsNothing() {
+        var h = Harness()
+        let between = Point(x: 10, y: 10)
+        h.send(.touch(.down(between)))
+        let effects = h.send(.touch(.up))
+        // Only the stuck-touch timer armed by the touch is disarmed: no frame, no attempt.
+        #expect(effects == [.disarmTimer])
+        #expect(h.machine.phase == .ready)
+    }
+
+    @Test func cancelDiscardsTheStrokeWithoutCountingIt() {
+        var h = Harness()
+        h.send(.touch(.down(h.grid.center(of: 0))))
+        h.send(.touch(.move(h.grid.center(of: 1))))
+        h.send(.touch(.move(h.grid.center(of: 2))))
+        h.send(.touch(.move(h.grid.center(of: 5))))
+        let effects = h.send(.touch(.cancel(.eventsDropped)))
+        #expect(effects.persisted.isEmpty)
+        #expect(h.reports == [.strokeCancelled(.eventsDropped)])
+        #expect(h.lastScene?.nodes.allSatisfy { $0 == .idle } == true)
+        // A release after the cancel is nothing.
+        #expect(h.send(.touch(.up)).isEmpty)
+    }
+
+    @Test func aStuckTouchIsCancelledAfterItsTimeout() {
+        var h = Harness()
+        h.send(.touch(.down(h.grid.center(of: 0))))
+        #expect(h.effects.deadlines == [h.now + .milliseconds(5000)])
+        h.advance(.milliseconds(1000))
+        h.send(.touch(.move(h.grid.center(of: 1))))
+        #expect(h.effects.deadlines == [h.now + .milliseconds(5000)])
+        h.fireTimer()
+        #expect(h.reports == [.strokeCancelled(.stuckTouch)])
+        #expect(h.machine.phase == .ready)
+        #expect(h.effects.contains(.disarmTimer))
+    }
+
+    @Test func lateAndSpuriousTimersAreHarmless() {
+        var h = Harness()
+        #expect(h.send(.timerFired).isEmpty)
+        h.send(.touch(.down(h.grid.center(of: 0))))
+        h.advance(.milliseconds(10))
+        h.send(.timerFired)
+        #expect(h.machine.phase == .drawing)
+        // Results nobody asked for are ignored.
+        #expect(h.send(.verified(patternName: "door")).isEmpty)
+        #expect(h.send(.actionFinished).isEmpty)
+    }
+
+    @Test func hiddenPathShowsNothingWhileDrawingNorOnFailure() {
+        var settings = LockSettings()
+        settings.showPath = false
+        var h = Harness(settings: settings)
+        h.send(.touch(.down(h.grid.center(of: 0))))
+        h.send(.touch(.move(h.grid.center(of: 1))))
+        // Nothing on screen changed, so nothing is rendered at all.
+        #expect(h.effects.isEmpty || h.lastScene == nil)
+        h.send(.touch(.move(h.grid.center(of: 2))))
+        h.send(.touch(.move(h.grid.center(of: 5))))
+        h.send(.touch(.up))
+        h.send(.verified(patternName: nil))
+        let scene = h.lastScene!
+        #expect(scene.message == .wrong)
+        #expect(scene.nodes.allSatisfy { $0 == .idle })
+        #expect(scene.path.isEmpty && scene.finger == nil)
+    }
+
+    @Test func reconfigureCancelsTheStrokeAndKeepsTheCount() {
+        var h = Harness(attempts: AttemptState(failures: 2))
+        h.send(.touch(.down(h.grid.center(of: 0))))
+        let newLayout = try! GridLayout(frame: Rect(x: 0, y: 0, width: 1280, height: 800))
+        let effects = h.machine.reconfigure(layout: newLayout, settings: LockSettings(), at: h.now)
+        #expect(effects.contains(.report(.strokeCancelled(.displayLost))))
+        #expect(h.machine.phase == .ready)
+        #expect(h.machine.attempts.failures == 2)
+        #expect(effects.contains { if case .render(let s) = $0 { s.layout == newLayout } else { false } })
+    }
+}
+
+@Suite struct EnrollmentTests {
+    @Test func drawConfirmAndSave() {
+        var h = Harness(mode: .enroll)
+        #expect(h.lastScene?.message == .enrollDraw)
+        h.draw([1, 2, 3, 6, 9])
+        #expect(h.reports == [.enrollmentFirstDrawn(nodes: 5)])
+        #expect(h.lastScene?.message == .enrollConfirm)
+        h.draw([1, 2, 3, 6, 9])
+        #expect(h.effects.contains(.enrolled(try! Pattern(text: "1-2-3-6-9", shape: .standard))))
+        #expect(h.lastScene?.message == .enrollSaved)
+        // Enrollment never counts failures or verifies anything.
+        #expect(h.effects.persisted.isEmpty && h.effects.verified.isEmpty)
+    }
+
+    @Test func aMismatchStartsOver() {
+        var h = Harness(mode: .enroll)
+        h.draw([1, 2, 3, 6, 9])
+        h.draw([1, 2, 3, 6])
+        #expect(h.reports == [.enrollmentMismatch])
+        #expect(h.lastScene?.message == .enrollMismatch)
+        #expect(h.send(.touch(.down(h.grid.center(of: 0)))).isEmpty)
+        h.fireTimer()
+        #expect(h.machine.phase == .enrollFirst)
+        #expect(h.lastScene?.message == .enrollDraw)
+    }
+
+    @Test func aTooShortDrawingIsRefusedWithTheMessageAndTheStepIsKept() {
+        var h = Harness(mode: .enroll)
+        h.draw([1, 2])
+        #expect(h.reports == [.enrollmentTooShort(nodes: 2)])
+        #expect(h.lastScene?.message == .tooShort(minimum: 4))
+        h.fireTimer()
+        #expect(h.machine.phase == .enrollFirst)
+        h.draw([1, 2, 3, 6])
+        h.draw([5])
+        h.fireTimer()
+        #expect(h.machine.phase == .enrollConfirm(first: [0, 1, 2, 5]))
+    }
+}

@@ -1,0 +1,45 @@
+import Testing
+@testable import GridlockCore
+
+@Suite struct LockoutScheduleTests {
+    @Test(arguments: [
+        (0, 0), (1, 0), (4, 0), (5, 30), (6, 0), (9, 0), (10, 30), (29, 30),
+        (30, 30), (39, 30), (40, 60), (50, 120), (130, 30 << 10), (139, 30 << 10), (140, 86_400), (100_000, 86_400),
+    ])
+    func androidSchedule(failures: Int, seconds: Int) {
+        #expect(LockoutSchedule.android.delay(afterFailures: failures) == .seconds(seconds))
+    }
+
+    @Test func customScheduleRepeatsItsLastDelay() throws {
+        let schedule = try LockoutSchedule(text: "0, 0, 5,60")
+        #expect(schedule == .custom([.zero, .zero, .seconds(5), .seconds(60)]))
+        #expect(schedule.delay(afterFailures: 2) == .zero)
+        #expect(schedule.delay(afterFailures: 3) == .seconds(5))
+        #expect(schedule.delay(afterFailures: 99) == .seconds(60))
+        #expect(schedule.firstLockout! == (3, .seconds(5)))
+        #expect(schedule.description == "0,0,5,60")
+        #expect(LockoutSchedule.none.delay(afterFailures: 1000) == .zero)
+        #expect(LockoutSchedule.none.firstLockout == nil)
+        #expect(LockoutSchedule.android.firstLockout! == (5, .seconds(30)))
+    }
+
+    @Test(arguments: ["", "1,,2", "-5", "abc", "1.5", "30s"])
+    func rejectsMalformedSchedules(text: String) {
+        #expect(throws: LockoutScheduleError.self) { try LockoutSchedule(text: text) }
+    }
+
+    /// The least time to try every 3 x 3 pattern at the panel under the default schedule.
+    @Test func bruteForceFigureForThreeByThree() {
+        let schedule = LockoutSchedule.android
+        // Summed directly, failure by failure, to check the fast path.
+        var expected: Duration = .zero
+        for failures in 1..<389_112 { expected += schedule.delay(afterFailures: failures) }
+        let total = schedule.minimumTimeToTry(attempts: 389_112)
+        #expect(total == expected)
+        let days = total.components.seconds / 86_400
+        // 388,972 one-day lockouts (failures 140 ... 389,111) plus about 7 days for failures 5 ... 139.
+        #expect(days == 388_979)  // about 1,065 years
+        #expect(LockoutSchedule.none.minimumTimeToTry(attempts: 389_112) == .zero)
+        #expect(schedule.minimumTimeToTry(attempts: 6) == .seconds(30))
+    }
+}
