@@ -1,0 +1,56 @@
+# gridlock: the two commands of the README are `make demo` and `make test`.
+# Both install what is missing first (Debian packages), so they work on a fresh Debian 12.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+SWIFT ?= swift
+RELEASE_FLAGS := -c release --static-swift-stdlib
+BIN := .build/release
+
+DEBIAN_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libinih-dev libsodium-dev \
+	fonts-dejavu-core pkg-config evemu-tools
+
+.PHONY: all deps build release demo test test-unit install clean
+
+all: release
+
+# Installs only what is missing, so a second run costs nothing.
+deps:
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:$$missing"; \
+		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; fi; \
+		$$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+# The main job without hardware: the daemon's loop on a recorded gesture, frames into ./demo-out/.
+demo: release
+	$(BIN)/gridlock demo --out demo-out
+
+# Every test: the Swift suites, then the end-to-end checks of the shipped binaries.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory release
+	tests/e2e/run
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin
+	install -m 0755 $(BIN)/gridlock $(DESTDIR)$(PREFIX)/bin/gridlock
+	install -m 0755 $(BIN)/gridlockd $(DESTDIR)$(PREFIX)/sbin/gridlockd
+	install -d -m 0755 $(DESTDIR)/etc/gridlock/gridlock.conf.d
+	install -d $(DESTDIR)$(PREFIX)/share/doc/gridlock
+	install -m 0644 examples/gridlock.conf $(DESTDIR)$(PREFIX)/share/doc/gridlock/gridlock.conf.example
+	install -m 0644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/gridlock/
+	install -d $(DESTDIR)/lib/systemd/system $(DESTDIR)/lib/udev/rules.d
+	install -m 0644 systemd/gridlockd.service $(DESTDIR)/lib/systemd/system/gridlockd.service
+	install -m 0644 udev/70-gridlock.rules $(DESTDIR)/lib/udev/rules.d/70-gridlock.rules
+
+clean:
+	rm -rf .build demo-out

@@ -1,0 +1,80 @@
+/// A small command-line reader for the two executables (no package from outside the
+/// toolchain can be used, so no swift-argument-parser): `--name value`, `--name=value`,
+/// flags, and positionals, with errors that say what was expected.
+public struct Arguments {
+    private var remaining: [String]
+    public let command: String
+
+    public init(_ arguments: [String], command: String) {
+        self.remaining = arguments
+        self.command = command
+    }
+
+    /// Removes and returns the value of `--name VALUE` or `--name=VALUE` (the last one wins).
+    public mutating func option(_ name: String) throws(UsageError) -> String? {
+        var value: String?
+        var index = 0
+        while index < remaining.count {
+            let argument = remaining[index]
+            if argument == "--" { break }
+            if argument == name {
+                guard index + 1 < remaining.count else { throw UsageError("\(name) needs a value", command: command) }
+                value = remaining[index + 1]
+                remaining.removeSubrange(index...index + 1)
+            } else if argument.hasPrefix(name + "=") {
+                value = String(argument.dropFirst(name.count + 1))
+                remaining.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+        return value
+    }
+
+    /// Removes `--name` and says whether it was there.
+    public mutating func flag(_ name: String) -> Bool {
+        var found = false
+        while let index = remaining.firstIndex(of: name), index < (remaining.firstIndex(of: "--") ?? remaining.count) {
+            remaining.remove(at: index)
+            found = true
+        }
+        return found
+    }
+
+    /// The rest, once every option has been taken; anything left that looks like an option is an error.
+    public mutating func positionals(count range: ClosedRange<Int>, names: String) throws(UsageError) -> [String] {
+        var result: [String] = []
+        var afterDashes = false
+        for argument in remaining {
+            if !afterDashes, argument == "--" {
+                afterDashes = true
+            } else if !afterDashes, argument.hasPrefix("-"), argument != "-" {
+                throw UsageError("unknown option \(argument)", command: command)
+            } else {
+                result.append(argument)
+            }
+        }
+        remaining = []
+        guard range.contains(result.count) else {
+            if result.count < range.lowerBound { throw UsageError("missing \(names)", command: command) }
+            throw UsageError("unexpected argument \(result[range.upperBound])", command: command)
+        }
+        return result
+    }
+
+    /// Fails on anything not taken.
+    public mutating func finish() throws(UsageError) { _ = try positionals(count: 0...0, names: "") }
+}
+
+/// A mistake on the command line: printed with a pointer to `--help`, exit status 64 (EX_USAGE).
+public struct UsageError: Error, CustomStringConvertible {
+    public let message: String
+    public let command: String
+
+    public init(_ message: String, command: String) {
+        self.message = message
+        self.command = command
+    }
+
+    public var description: String { "\(command): \(message)\nTry '\(command) --help'." }
+}
