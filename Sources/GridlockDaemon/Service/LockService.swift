@@ -1,0 +1,88 @@
+import GridlockCore
+import GridlockDisplay
+import LinuxSys
+
+/// The thin shell around `LockMachine`: feeds it events and carries out its effects:
+/// draws scenes (damage only), presents frames, persists attempts, and hands the slow
+/// work (verification, actions) to the loop through `LockShell`.
+public final class LockService {
+    public private(set) var machine: LockMachine
+    public let renderer: SceneRenderer
+    public let output: DisplayOutput
+    private unowned let shell: LockShell
+    private let attemptsFile: String?
+    private var drawnScene: Scene?
+    /// Frames presented so far (the first one marks start-up done).
+    public private(set) var framesPresented = 0
+
+    /// `attemptsFile` nil keeps the count in memory only (previews, benchmarks).
+    public init(
+        machine: LockMachine, renderer: SceneRenderer, output: DisplayOutput, shell: LockShell, attemptsFile: String?
+    ) {
+        self.machine = machine
+        self.renderer = renderer
+        self.output = output
+        self.shell = shell
+        self.attemptsFile = attemptsFile
+    }
+
+    public func start(at now: Instant) {
+        perform(machine.start(at: now), at: now)
+    }
+
+    public func handle(_ event: LockEvent, at now: Instant) {
+        perform(machine.handle(event, at: now), at: now)
+    }
+
+    /// A reloaded config or a new display mode.
+    public func reconfigure(layout: GridLayout, settings: LockSettings, theme: Theme, at now: Instant) throws(RenderError) {
+        try renderer.setTheme(theme)
+        drawnScene = nil
+        perform(machine.reconfigure(layout: layout, settings: settings, at: now), at: now)
+    }
+
+    /// Draws the current scene again in full (after the display came back).
+    public func redraw(at now: Instant) {
+        drawnScene = nil
+        draw(machine.scene(now: now))
+    }
+
+    private func perform(_ effects: [LockEffect], at now: Instant) {
+        for effect in effects {
+            switch effect {
+            case .render(let scene): draw(scene)
+            case .persist(let state): persist(state)
+            case .verify(let pattern): shell.beginVerification(of: pattern)
+            case .runAction(let name): shell.beginAction(for: name)
+            case .armTimer(let deadline): shell.setDeadline(deadline)
+            case .disarmTimer: shell.setDeadline(nil)
+            case .report(let report): shell.report(report, at: now)
+            case .enrolled: break  // enrollment's caller reads the pattern from the machine's phase
+            }
+        }
+    }
+
+    private func draw(_ scene: Scene) {
+        let damage = Damage.between(drawnScene, scene)
+        drawnScene = scene
+        guard !damage.isEmpty else { return }
+        renderer.render(scene, damage: damage)
+        do {
+            try output.present(renderer.buffer, damage: damage)
+            framesPresented += 1
+        } catch {
+            Journal.log(.error, "display: \(error)")
+        }
+    }
+
+    /// A write that fails is logged loudly and the count is kept in memory: the lock keeps
+    /// working (and counting) on a read-only or full disk rather than letting anyone in.
+    private func persist(_ state: AttemptState) {
+        guard let attemptsFile else { return }
+        do {
+            try AttemptStore.save(state, to: attemptsFile)
+        } catch {
+            Journal.log(.critical, "cannot persist failed attempts to \(attemptsFile): \(error); the count is kept in memory only")
+        }
+    }
+}

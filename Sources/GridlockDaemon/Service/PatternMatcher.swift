@@ -1,0 +1,40 @@
+import GridlockCore
+
+/// Checks a drawn pattern against every enrolled hash.
+///
+/// Every hash is checked even after a match, so the time taken does not tell an observer
+/// which pattern (a duress one, say) matched or how many are enrolled before it.
+public struct PatternMatcher: Sendable {
+    public struct Entry: Sendable {
+        public var name: String
+        public var hash: String
+    }
+
+    public let shape: GridShape
+    public let entries: [Entry]
+    private let hasher: PatternHasher
+
+    public init(shape: GridShape, entries: [Entry], hasher: PatternHasher) {
+        self.shape = shape
+        self.entries = entries
+        self.hasher = hasher
+    }
+
+    public init(config: GridlockConfig, hasher: PatternHasher) {
+        self.init(
+            shape: config.grid.shape,
+            entries: config.patterns.map { Entry(name: $0.name, hash: $0.hash) },
+            hasher: hasher
+        )
+    }
+
+    /// The name of the first enrolled pattern that matches, or nil.
+    public func match(_ pattern: Pattern) -> String? {
+        let message = pattern.hashMessage(shape: shape)
+        var matched: String?
+        for entry in entries where hasher.verify(hash: entry.hash, message: message) {
+            if matched == nil { matched = entry.name }
+        }
+        return matched
+    }
+}

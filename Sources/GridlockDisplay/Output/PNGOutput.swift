@@ -1,0 +1,26 @@
+import GridlockCore
+
+/// `[display] backend=png`: every presented frame becomes `frame-NNNNN.png` in a folder,
+/// so the whole pipeline runs, and can be checked, with no display at all.
+public final class PNGOutput: DisplayOutput {
+    public let size: Size
+    public let directory: String
+    public private(set) var written: [String] = []
+
+    /// The folder must exist (the caller creates it, so this type does no file-system policy).
+    public init(size: Size, directory: String) {
+        self.size = size
+        self.directory = directory
+    }
+
+    public func present(_ buffer: ShadowBuffer, damage: Damage) throws(DisplayError) {
+        let number = String(written.count + 1)
+        let path = "\(directory)/frame-\(String(repeating: "0", count: max(0, 5 - number.count)))\(number).png"
+        do {
+            try PNGFile.write(buffer, to: path)
+        } catch {
+            throw .cannotWrite(path: path, reason: "\(error)")
+        }
+        written.append(path)
+    }
+}
