@@ -50,18 +50,24 @@ struct ConfigAssembler {
             report(at, "[grid] min-nodes=\(config.grid.minNodes) is more than the \(config.grid.shape.nodeCount) nodes of a \(config.grid.shape) grid")
         }
         if config.display.backend == .png, config.display.outputDirectory == nil {
-            report(origins["display.backend"]!, "[display] backend=png needs output-dir=DIR (where the frames go)")
+            report(origin("display.backend"), "[display] backend=png needs output-dir=DIR (where the frames go)")
         }
         if config.touch.backend == .replay {
             switch config.touch.device {
             case .path: break
             case .auto:
-                report(origins["touch.device"] ?? origins["touch.backend"]!, "[touch] backend=replay needs device=FILE.evemu (a recording), not auto")
+                report(origins["touch.device"] ?? origin("touch.backend"), "[touch] backend=replay needs device=FILE.evemu (a recording), not auto")
             case .nameContaining:
-                report(origins["touch.device"]!, "[touch] backend=replay needs device=FILE.evemu (a recording), not a name: match")
+                report(origin("touch.device"), "[touch] backend=replay needs device=FILE.evemu (a recording), not a name: match")
             }
         }
         return config
+    }
+
+    /// Only values read from a file can break a cross-key rule (the defaults agree), so the
+    /// fallback is never expected; it keeps a broken assumption from crashing a reload.
+    private func origin(_ key: String) -> SourceLocation {
+        origins[key] ?? SourceLocation(file: "(built-in default \(key))", line: 0)
     }
 
     // MARK: - Keys of the plain sections
@@ -300,7 +306,7 @@ struct ConfigAssembler {
     }
 
     private func hint(_ name: String, _ known: [String], _ open: String, _ close: String) -> String {
-        if let close_ = ClosestName.suggestion(for: name, among: known) { return "; did you mean \(open)\(close_)\(close)?" }
+        if let near = ClosestName.suggestion(for: name, among: known) { return "; did you mean \(open)\(near)\(close)?" }
         return "; known: " + known.map { "\(open)\($0)\(close)" }.joined(separator: " ")
     }
 
