@@ -1,0 +1,69 @@
+/// A configuration that passed every check, and the files it was made from (for logs and
+/// `gridlock check-config`).
+public struct LoadedConfig: Hashable, Sendable {
+    public var config: GridlockConfig
+    /// The main file, then the drop-ins in the order they were applied.
+    public var files: [String]
+
+    public init(config: GridlockConfig, files: [String]) {
+        self.config = config
+        self.files = files
+    }
+}
+
+/// What `gridlock check-config` reports: every file looked at and every problem, without
+/// anything thrown, so a tool can print both.
+public struct ConfigCheck: Hashable, Sendable {
+    public var files: [String]
+    public var diagnostics: [ConfigDiagnostic]
+
+    public init(files: [String], diagnostics: [ConfigDiagnostic]) {
+        self.files = files
+        self.diagnostics = diagnostics
+    }
+
+    public var isValid: Bool { diagnostics.isEmpty }
+}
+
+/// Reads the main file and its drop-ins, and either returns a complete configuration or
+/// throws every problem found: nothing is ever half-applied, which is what lets a SIGHUP
+/// reload keep the running config when the new one is bad.
+public enum ConfigLoader {
+    public static let defaultPath = "/etc/gridlock/gridlock.conf"
+
+    public static func load(path: String = defaultPath) throws(ConfigError) -> LoadedConfig {
+        let (config, check) = run(path: path)
+        guard check.isValid else { throw ConfigError(diagnostics: check.diagnostics) }
+        return LoadedConfig(config: config, files: check.files)
+    }
+
+    /// Every check of `load`, with the outcome returned instead of thrown.
+    public static func validateOnly(path: String = defaultPath) -> ConfigCheck {
+        run(path: path).check
+    }
+
+    private static func run(path: String) -> (GridlockConfig, check: ConfigCheck) {
+        var files = [path]
+        var extraDiagnostics: [ConfigDiagnostic] = []
+        let directory = ConfigPaths.dropInDirectory(of: path)
+        switch FileSystem.dropInNames(in: directory) {
+        case .success(let names): files += (names ?? []).map { directory + "/" + $0 }
+        case .failure(let problem):
+            extraDiagnostics.append(ConfigDiagnostic(file: directory, line: 0, message: "cannot list drop-ins: \(problem.text)"))
+        }
+
+        let cwd = FileSystem.currentDirectory() ?? "/"
+        var assembler = ConfigAssembler(currentDirectory: cwd)
+        for file in files { assembler.add(IniReader.read(path: file)) }
+        let config = assembler.finish()
+
+        // Files in reading order, lines in order within a file: the order a person fixes them in.
+        let rank = Dictionary(files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let diagnostics = (assembler.diagnostics + extraDiagnostics).enumerated().sorted { a, b in
+            let ka = (rank[a.element.location.file] ?? files.count, a.element.location.line, a.offset)
+            let kb = (rank[b.element.location.file] ?? files.count, b.element.location.line, b.offset)
+            return ka < kb
+        }.map(\.element)
+        return (config, ConfigCheck(files: files, diagnostics: diagnostics))
+    }
+}

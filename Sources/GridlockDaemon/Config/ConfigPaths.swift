@@ -1,0 +1,25 @@
+/// The rule for paths inside config files: relative to the folder of the file that holds them,
+/// so a drop-in shipped with its own font works wherever it is installed. Results are absolute,
+/// because the daemon may change directory later.
+enum ConfigPaths {
+    static func resolve(_ value: String, relativeTo file: String, currentDirectory: String) -> String {
+        if value.hasPrefix("/") { return value }
+        var folder: String
+        if let slash = file.lastIndex(of: "/") {
+            folder = String(file[..<slash])
+            if folder.isEmpty { folder = "/" }
+        } else {
+            folder = "."
+        }
+        if !folder.hasPrefix("/") {
+            folder = folder == "." ? currentDirectory : join(currentDirectory, folder.hasPrefix("./") ? String(folder.dropFirst(2)) : folder)
+        }
+        return join(folder, value.hasPrefix("./") ? String(value.dropFirst(2)) : value)
+    }
+
+    static func dropInDirectory(of mainFile: String) -> String { mainFile + ".d" }
+
+    private static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+}

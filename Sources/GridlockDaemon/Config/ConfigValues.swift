@@ -1,0 +1,171 @@
+import GridlockCore
+
+/// Why one value was refused, said as what is allowed.
+struct ValueProblem: Error, Hashable, Sendable {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// The parsers of single values. Strict on purpose: a kiosk config is written once and must
+/// mean exactly one thing, so `1.0` is not an integer and `0x10` is not a number.
+enum ConfigValues {
+    static func boolean(_ text: String) throws(ValueProblem) -> Bool {
+        switch text.lowercased() {
+        case "true", "yes", "1", "on": return true
+        case "false", "no", "0", "off": return false
+        default: throw ValueProblem("expected true or false (or yes/no, 1/0, on/off), got '\(text)'")
+        }
+    }
+
+    static func integer(_ text: String, in range: ClosedRange<Int>) throws(ValueProblem) -> Int {
+        let digits = text.hasPrefix("-") ? text.dropFirst() : text[...]
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            throw ValueProblem("expected a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+        }
+        guard let value = Int(text), range.contains(value) else {
+            throw ValueProblem("must be from \(range.lowerBound) to \(range.upperBound), not \(text)")
+        }
+        return value
+    }
+
+    /// Plain decimal notation (`0.8`, `-1`, `1e-3`); no hex, nan or infinity.
+    static func decimal(_ text: String) throws(ValueProblem) -> Double {
+        guard isPlainDecimal(text), let value = Double(text), value.isFinite else {
+            throw ValueProblem("expected a decimal number, got '\(text)'")
+        }
+        return value
+    }
+
+    static func decimal(_ text: String, in range: ClosedRange<Double>) throws(ValueProblem) -> Double {
+        let value = try decimal(text)
+        guard range.contains(value) else {
+            throw ValueProblem("must be from \(range.lowerBound) to \(range.upperBound), not \(text)")
+        }
+        return value
+    }
+
+    static func choice<T>(_ text: String, _ options: [(String, T)]) throws(ValueProblem) -> T {
+        guard let match = options.first(where: { $0.0 == text }) else {
+            throw ValueProblem("expected \(alternatives(options.map(\.0))), got '\(text)'")
+        }
+        return match.1
+    }
+
+    /// `WxH`, both from 1 to 16384 (DRM's largest framebuffers are 16384 wide).
+    static func pixelSize(_ text: String) throws(ValueProblem) -> PixelSize {
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+            let width = try? integer(String(parts[0]), in: 1...16384),
+            let height = try? integer(String(parts[1]), in: 1...16384)
+        else { throw ValueProblem("expected WIDTHxHEIGHT in pixels, each 1 to 16384 (e.g. 800x480), got '\(text)'") }
+        return PixelSize(width: width, height: height)
+    }
+
+    static func displayMode(_ text: String) throws(ValueProblem) -> DisplayMode {
+        switch text {
+        case "preferred": return .preferred
+        case "current": return .current
+        default:
+            let problem = ValueProblem("expected preferred, current, WxH or WxH@HZ (e.g. 1280x800@60), got '\(text)'")
+            let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count <= 2, let size = try? pixelSize(String(parts[0])) else { throw problem }
+            guard parts.count == 2 else { return .size(size, refreshHz: nil) }
+            guard let hz = try? integer(String(parts[1]), in: 1...1000) else { throw problem }
+            return .size(size, refreshHz: hz)
+        }
+    }
+
+    static func rotation(_ text: String) throws(ValueProblem) -> Rotation {
+        guard let degrees = Int(text), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            let rotation = Rotation(degrees: degrees)
+        else { throw ValueProblem("expected 0, 90, 180 or 270 (degrees clockwise), got '\(text)'") }
+        return rotation
+    }
+
+    static func color(_ text: String) throws(ValueProblem) -> Color {
+        guard let color = Color(hex: text) else {
+            throw ValueProblem("expected a colour as #RRGGBB (e.g. #2E9BFF), got '\(text)'")
+        }
+        return color
+    }
+
+    static func calibration(_ text: String) throws(ValueProblem) -> [Double] {
+        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard fields.count == 6 else {
+            throw ValueProblem("expected 6 numbers 'a b c d e f' (a LIBINPUT_CALIBRATION_MATRIX), got \(fields.count)")
+        }
+        var numbers: [Double] = []
+        for field in fields { numbers.append(try decimal(String(field))) }
+        return numbers
+    }
+
+    /// A message; `placeholders` is how many `%d` it must hold, since the renderer fills exactly that many.
+    static func template(_ text: String, placeholders: Int) throws(ValueProblem) -> String {
+        let count = text.utf8.split(separator: UInt8(ascii: "%"), omittingEmptySubsequences: false)
+            .dropFirst().filter { $0.first == UInt8(ascii: "d") }.count
+        guard count == placeholders else {
+            switch placeholders {
+            case 0: throw ValueProblem("takes no number, so it must not contain %d")
+            default: throw ValueProblem("must contain %d exactly once (where the number goes), found it \(count) times")
+            }
+        }
+        return text
+    }
+
+    static func schedule(_ text: String) throws(ValueProblem) -> LockoutSchedule {
+        do throws(LockoutScheduleError) { return try LockoutSchedule(text: text) } catch { throw ValueProblem(error.description) }
+    }
+
+    static func argon2Hash(_ text: String) throws(ValueProblem) -> String {
+        guard text.hasPrefix("$argon2id$"), text.count > "$argon2id$".count else {
+            throw ValueProblem("expected an argon2id hash starting with $argon2id$ (make one with 'gridlock hash'), got '\(abbreviated(text))'")
+        }
+        return text
+    }
+
+    static func argv(_ text: String) throws(ValueProblem) -> [String] {
+        do throws(ArgvError) { return try ArgvSplitter.split(text) } catch { throw ValueProblem(error.description) }
+    }
+
+    /// `[A-Za-z0-9_.-]{1,64}`: safe in logs, file names and the child's environment.
+    static func isPatternName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count)
+            && name.utf8.allSatisfy { c in
+                (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c)
+                    || c == UInt8(ascii: "_") || c == UInt8(ascii: ".") || c == UInt8(ascii: "-")
+            }
+    }
+
+    static func alternatives(_ words: [String]) -> String {
+        switch words.count {
+        case 0: ""
+        case 1: words[0]
+        default: words.dropLast().joined(separator: ", ") + " or " + words.last!
+        }
+    }
+
+    private static func isPlainDecimal(_ text: String) -> Bool {
+        var sawDigit = false
+        var sawExponent = false
+        var previous: UInt8? = nil
+        for c in text.utf8 {
+            switch c {
+            case 0x30...0x39: sawDigit = true
+            case UInt8(ascii: "."): if sawExponent { return false }
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                if sawExponent || !sawDigit { return false }
+                sawExponent = true
+            case UInt8(ascii: "-"), UInt8(ascii: "+"):
+                if previous != nil && previous != UInt8(ascii: "e") && previous != UInt8(ascii: "E") { return false }
+            default: return false
+            }
+            previous = c
+        }
+        return sawDigit
+    }
+
+    /// Secrets-adjacent values are quoted only in part: a hash typo should be recognisable, not reproduced.
+    private static func abbreviated(_ text: String) -> String {
+        text.count <= 16 ? text : String(text.prefix(12)) + "…"
+    }
+}

@@ -1,0 +1,193 @@
+import GridlockCore
+
+/// The whole validated configuration. Every field starts at the documented default, so a
+/// nearly empty file gives a working kiosk (DRM display, evdev touch, 3x3 grid).
+public struct GridlockConfig: Hashable, Sendable {
+    public var display = DisplayConfig()
+    public var touch = TouchConfig()
+    public var grid = GridConfig()
+    public var theme = Theme()
+    public var feedback = FeedbackConfig()
+    public var lockout = LockoutConfig()
+    public var security = SecurityConfig()
+    public var action = ActionConfig()
+    /// In the order the files define them (main file first, then drop-ins by name).
+    public var patterns: [PatternEntry] = []
+
+    public init() {}
+}
+
+/// A size in whole pixels (`800x480`).
+public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public var description: String { "\(width)x\(height)" }
+}
+
+// MARK: - [display]
+
+public enum DisplayBackend: String, Hashable, Sendable, CaseIterable {
+    case drm
+    /// One PNG per presented frame: tests, demos, headless machines.
+    case png
+}
+
+public enum DisplayDevice: Hashable, Sendable {
+    /// The first card with a connected connector.
+    case auto
+    case path(String)
+}
+
+public enum ConnectorSelector: Hashable, Sendable {
+    /// The first connected connector.
+    case auto
+    /// A name as `drm_info`/`modetest` print it, e.g. `HDMI-A-1`.
+    case named(String)
+}
+
+public enum DisplayMode: Hashable, Sendable {
+    /// The connector's preferred mode.
+    case preferred
+    /// Whatever the CRTC shows now, so taking over the screen does not cause a modeset.
+    case current
+    /// A listed mode of this size; with a refresh rate only a mode with that rate (Hz, rounded as DRM does).
+    case size(PixelSize, refreshHz: Int?)
+}
+
+public struct DisplayConfig: Hashable, Sendable {
+    public var backend: DisplayBackend = .drm
+    public var device: DisplayDevice = .auto
+    public var connector: ConnectorSelector = .auto
+    public var mode: DisplayMode = .preferred
+    public var rotation: Rotation = .none
+    /// The frame size of the png backend (drm takes the size from the mode).
+    public var size = PixelSize(width: 800, height: 480)
+    /// Where the png backend writes frames; required for it, absolute after loading.
+    public var outputDirectory: String? = nil
+    /// Idle time before the screen blanks; nil never blanks.
+    public var blankAfter: Duration? = nil
+
+    public init() {}
+}
+
+// MARK: - [touch]
+
+public enum TouchBackend: String, Hashable, Sendable, CaseIterable {
+    case evdev
+    /// Plays an evemu recording instead of reading a device.
+    case replay
+}
+
+public enum TouchDevice: Hashable, Sendable {
+    /// The first direct-touch device found.
+    case auto
+    /// A device node, or for the replay backend an evemu recording; absolute after loading.
+    case path(String)
+    /// The first touch device whose name contains this text (`name:Goodix`).
+    case nameContaining(String)
+}
+
+public struct TouchConfig: Hashable, Sendable {
+    public var backend: TouchBackend = .evdev
+    public var device: TouchDevice = .auto
+    /// Six numbers a b c d e f with LIBINPUT_CALIBRATION_MATRIX semantics; nil means the device's
+    /// udev property, or identity without one.
+    public var calibration: [Double]? = nil
+    /// EVIOCGRAB, so no other reader (a console, a session behind the lock) sees the strokes.
+    public var grab = true
+    /// A contact held this long without movement is taken as stuck and cancels the stroke.
+    public var stuckTouch: Duration = .milliseconds(5000)
+
+    public init() {}
+}
+
+// MARK: - [grid]
+
+public struct GridConfig: Hashable, Sendable {
+    public var shape: GridShape = .standard
+    /// Side of the grid's square as a fraction of the shorter screen side (`GridLayout.sizeFraction`).
+    public var sizeFraction = 0.8
+    /// `GridLayout.hitRadiusFraction`.
+    public var hitRadiusFraction = 0.6
+    public var minNodes = 4
+    public var showPath = true
+
+    public init() {}
+}
+
+// MARK: - [feedback] [lockout] [security] [action]
+
+public struct FeedbackConfig: Hashable, Sendable {
+    /// How long a wrong pattern stays red, input ignored.
+    public var errorDuration: Duration = .milliseconds(1000)
+    /// How long the success look stays before the action's outcome decides what follows.
+    public var successDuration: Duration = .milliseconds(1500)
+
+    public init() {}
+}
+
+public struct LockoutConfig: Hashable, Sendable {
+    public var schedule: LockoutSchedule = .android
+    /// Absolute after loading.
+    public var stateFile = "/var/lib/gridlock/attempts"
+
+    public init() {}
+}
+
+/// Overrides of the argon2id cost for hashes made from now on (enrolment, `gridlock hash`);
+/// nil keeps libsodium's interactive defaults. Existing hashes carry their own cost.
+public struct SecurityConfig: Hashable, Sendable {
+    public var argon2Ops: Int? = nil
+    public var argon2MemKiB: Int? = nil
+
+    public init() {}
+}
+
+public enum ActionMode: String, Hashable, Sendable, CaseIterable {
+    /// Show success, run the action, relock when it ends or times out.
+    case pulse
+    /// Give display and touch to the action (e.g. a session) and take them back when it exits.
+    case handover
+}
+
+public struct ActionConfig: Hashable, Sendable {
+    /// After this the action's process group gets SIGTERM, then SIGKILL; nil (`timeout=0`) never.
+    public var timeout: Duration? = .seconds(10)
+    public var mode: ActionMode = .pulse
+
+    public init() {}
+}
+
+// MARK: - [pattern NAME]
+
+public struct PatternEntry: Hashable, Sendable {
+    public var name: String
+    /// An argon2id PHC string (`$argon2id$v=19$m=...`).
+    public var hash: String
+    /// The argv to run on a match; nil runs nothing (the success look only).
+    public var exec: [String]?
+    /// Marks a pattern to draw under coercion (a silent alarm); how the daemon treats it is decided there.
+    public var duress: Bool
+    /// The alarm's argv; only allowed with `duress`.
+    public var duressExec: [String]?
+    /// The `[pattern NAME]` header, for messages about this pattern.
+    public var source: SourceLocation
+
+    public init(
+        name: String, hash: String, exec: [String]? = nil, duress: Bool = false,
+        duressExec: [String]? = nil, source: SourceLocation
+    ) {
+        self.name = name
+        self.hash = hash
+        self.exec = exec
+        self.duress = duress
+        self.duressExec = duressExec
+        self.source = source
+    }
+}

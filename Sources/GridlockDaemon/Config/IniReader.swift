@@ -1,0 +1,260 @@
+import CInih
+import Glibc
+
+/// One `key=value` line.
+struct IniEntry: Hashable, Sendable {
+    var key: String
+    var value: String
+    var line: Int
+}
+
+/// A `[section]` header and the entries under it, until the next header.
+struct IniSection: Hashable, Sendable {
+    /// Exactly the text between the brackets: inih would cut it at 49 bytes, this does not.
+    var name: String
+    var line: Int
+    var entries: [IniEntry]
+}
+
+/// One config file as inih reads it, plus every problem found at the level of lines.
+struct IniFile: Sendable {
+    var path: String
+    var sections: [IniSection] = []
+    var diagnostics: [ConfigDiagnostic] = []
+}
+
+/// The adapter around libinih and the few file-system calls config loading needs:
+/// the only code of the config loader that talks to C.
+///
+/// libinih (Debian's build) passes no line numbers to the handler and reads lines into a
+/// 200-byte stack buffer, splitting longer ones silently. So the file is read here, handed to
+/// `ini_parse_stream` one line per reader call, and the handler takes the number of the line the
+/// reader returned last. inih calls the handler only for keys, so headers, comments and broken
+/// lines are sorted out here from the raw lines afterwards, following inih's own rules.
+enum IniReader {
+    static func read(path: String) -> IniFile {
+        var file = IniFile(path: path)
+        let bytes: [UInt8]
+        switch FileSystem.contents(of: path) {
+        case .success(let b): bytes = b
+        case .failure(let problem):
+            file.diagnostics.append(ConfigDiagnostic(file: path, line: 0, message: "cannot read: \(problem.text)"))
+            return file
+        }
+        let lines = splitLines(bytes)
+        let state = ParseState(lines: lines)
+        let result = withExtendedLifetime(state) {
+            ini_parse_stream(readLine, Unmanaged.passUnretained(state).toOpaque(), takeEntry, Unmanaged.passUnretained(state).toOpaque())
+        }
+        classify(lines: lines, state: state, inihResult: Int(result), into: &file)
+        file.diagnostics.sort { $0.location.line < $1.location.line }
+        return file
+    }
+
+    /// Lines without their terminator (`\n`, or `\r\n` from a Windows editor), a leading UTF-8 BOM dropped.
+    static func splitLines(_ bytes: [UInt8]) -> [[UInt8]] {
+        var body = bytes[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        var lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            line.last == UInt8(ascii: "\r") ? Array(line.dropLast()) : Array(line)
+        }
+        if body.last == UInt8(ascii: "\n") || body.isEmpty { lines.removeLast() }
+        return lines
+    }
+
+    private final class ParseState {
+        let lines: [[UInt8]]
+        var next = 0
+        /// The `num` inih passed: its line buffer, terminator and NUL included.
+        var bufferSize = Int(INI_MAX_LINE)
+        var tooLong: Set<Int> = []
+        var withNul: Set<Int> = []
+        var entries: [Int: (key: String, value: String)] = [:]
+
+        init(lines: [[UInt8]]) { self.lines = lines }
+    }
+
+    private static let readLine: ini_reader = { buffer, size, stream in
+        let state = Unmanaged<ParseState>.fromOpaque(stream!).takeUnretainedValue()
+        guard let buffer, size > 1, state.next < state.lines.count else { return nil }
+        state.next += 1
+        state.bufferSize = Int(size)
+        var payload = state.lines[state.next - 1]
+        // Hand inih a blank line instead, so its line count stays right and it never sees half a line.
+        if payload.count + 2 > Int(size) {
+            state.tooLong.insert(state.next)
+            payload = []
+        } else if payload.contains(0) {
+            state.withNul.insert(state.next)
+            payload = []
+        }
+        payload.append(UInt8(ascii: "\n"))
+        payload.append(0)
+        payload.withUnsafeBytes { source in
+            UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress!, byteCount: source.count)
+        }
+        return buffer
+    }
+
+    private static let takeEntry: ini_handler = { user, _, name, value in
+        let state = Unmanaged<ParseState>.fromOpaque(user!).takeUnretainedValue()
+        state.entries[state.next] = (
+            name.map { String(cString: $0) } ?? "",
+            value.map { String(cString: $0) } ?? ""
+        )
+        return 1
+    }
+
+    /// Walks the raw lines the way inih did: a line that produced an entry is a key (or an indented
+    /// continuation of the previous key), a bracketed line is a header, blank and `;`/`#` lines are
+    /// comments, and anything else is what inih counted as an error.
+    private static func classify(lines: [[UInt8]], state: ParseState, inihResult: Int, into file: inout IniFile) {
+        func report(_ line: Int, _ message: String) {
+            file.diagnostics.append(ConfigDiagnostic(file: file.path, line: line, message: message))
+        }
+        let longest = state.bufferSize - 2
+        var previousKey: String? = nil
+        var reported: Set<Int> = []
+        for (index, raw) in lines.enumerated() {
+            let number = index + 1
+            if state.tooLong.contains(number) {
+                report(number, "line longer than \(longest) characters (bytes); shorten it")
+                reported.insert(number)
+                continue
+            }
+            if state.withNul.contains(number) {
+                report(number, "line contains a NUL byte")
+                reported.insert(number)
+                continue
+            }
+            if String(validating: raw, as: UTF8.self) == nil {
+                report(number, "line is not valid UTF-8")
+            }
+            let text = trimmed(raw)
+            if let (key, value) = state.entries[number] {
+                if let previous = previousKey, !previous.isEmpty, raw.first.map(isSpace) == true {
+                    report(
+                        number,
+                        "indented line continues the value of '\(previous)' (inih joins indented lines); "
+                            + "remove the indentation, values must fit on one line")
+                    continue
+                }
+                previousKey = key
+                if key.isEmpty {
+                    report(number, "missing key name before '='")
+                } else if file.sections.isEmpty {
+                    report(number, "'\(key)' comes before any [section] header")
+                } else {
+                    file.sections[file.sections.count - 1].entries.append(IniEntry(key: key, value: value, line: number))
+                }
+                continue
+            }
+            if text.isEmpty || text.first == UInt8(ascii: ";") || text.first == UInt8(ascii: "#") { continue }
+            if text.first == UInt8(ascii: "["), let name = headerName(text) {
+                file.sections.append(IniSection(name: String(decoding: name, as: UTF8.self), line: number, entries: []))
+                previousKey = nil
+                continue
+            }
+            reported.insert(number)
+            if text.first == UInt8(ascii: "[") {
+                report(number, "section header without a closing ']'")
+            } else {
+                report(number, "expected 'key=value', a [section] header, or a comment starting with ';' or '#'")
+            }
+        }
+        // inih's verdict is the reference: a line it rejected that the walk above took as fine
+        // means the two disagree, and the line is reported rather than trusted.
+        if inihResult > 0, !reported.contains(inihResult) {
+            report(inihResult, "syntax error (inih rejected this line)")
+        } else if inihResult < 0 {
+            report(0, "inih could not parse the file (error \(inihResult))")
+        }
+    }
+
+    /// The text between `[` and `]`, with inih's rule that `;` after whitespace starts a comment
+    /// even inside the brackets.
+    private static func headerName(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        var wasSpace = false
+        for i in text.indices.dropFirst() {
+            let c = text[i]
+            if c == UInt8(ascii: "]") { return text[text.index(after: text.startIndex)..<i] }
+            if wasSpace && c == UInt8(ascii: ";") { return nil }
+            wasSpace = isSpace(c)
+        }
+        return nil
+    }
+
+    private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || (0x09...0x0D).contains(c) }
+
+    private static func trimmed(_ raw: [UInt8]) -> ArraySlice<UInt8> {
+        var slice = raw[...]
+        while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
+        while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
+        return slice
+    }
+}
+
+/// An errno, kept as the words strerror gives ("Permission denied"), which is what the person needs.
+struct SystemProblem: Error, Hashable, Sendable {
+    var errno: Int32
+    var text: String
+
+    init(errno: Int32) {
+        self.errno = errno
+        text = String(cString: strerror(errno))
+    }
+}
+
+/// The file-system questions the loader asks, answered with Glibc.
+enum FileSystem {
+    static func contents(of path: String) -> Result<[UInt8], SystemProblem> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(SystemProblem(errno: errno)) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(SystemProblem(errno: errno))
+            }
+            if count == 0 { return .success(bytes) }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Names in `directory` ending in `.conf`, hidden files and directories left out, in byte order;
+    /// nil when the directory does not exist (drop-ins are optional).
+    static func dropInNames(in directory: String) -> Result<[String]?, SystemProblem> {
+        guard let dir = opendir(directory) else {
+            return errno == ENOENT ? .success(nil) : .failure(SystemProblem(errno: errno))
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            guard name.hasSuffix(".conf"), !name.hasPrefix("."), !isDirectory(directory + "/" + name) else { continue }
+            names.append(name)
+        }
+        return .success(names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+    }
+
+    /// Whether `path` can be opened for reading, and why not.
+    static func checkReadable(_ path: String) -> SystemProblem? {
+        access(path, R_OK) == 0 ? nil : SystemProblem(errno: errno)
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    static func currentDirectory() -> String? {
+        guard let cwd = getcwd(nil, 0) else { return nil }
+        defer { free(cwd) }
+        return String(cString: cwd)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import GridlockDaemon
+
+/// The inih adapter: line numbers, and the places where Debian's libinih would cut or join lines.
+struct ConfigIniReaderTests {
+    private func read(_ text: String) throws -> IniFile {
+        let folder = try ConfigFixtures.scratch(["f.conf": text])
+        defer { ConfigFixtures.remove(folder) }
+        return IniReader.read(path: folder + "/f.conf")
+    }
+
+    private func messages(_ file: IniFile) -> [String] {
+        file.diagnostics.map { "\($0.location.line): \($0.message)" }
+    }
+
+    @Test func entriesCarryTheirLineNumbers() throws {
+        let file = try read("; comment\n# another\n\n[a]\nx = 1\n\n[b] ; trailing comment\ny=two words ; comment\nz=#123456\n")
+        #expect(file.diagnostics.isEmpty)
+        #expect(file.sections == [
+            IniSection(name: "a", line: 4, entries: [IniEntry(key: "x", value: "1", line: 5)]),
+            IniSection(name: "b", line: 7, entries: [
+                IniEntry(key: "y", value: "two words", line: 8), IniEntry(key: "z", value: "#123456", line: 9),
+            ]),
+        ])
+    }
+
+    @Test func windowsLineEndingsAndAByteOrderMarkAreAccepted() throws {
+        let file = try read("\u{FEFF}[a]\r\nx=1\r\n")
+        #expect(file.diagnostics.isEmpty)
+        #expect(file.sections == [IniSection(name: "a", line: 1, entries: [IniEntry(key: "x", value: "1", line: 2)])])
+    }
+
+    @Test func theLongestLineThatFitsIsReadWholeAndOneMoreByteIsRefused() throws {
+        let fits = "k=" + String(repeating: "v", count: 196)
+        let tooLong = "k=" + String(repeating: "v", count: 197)
+        let file = try read("[a]\n\(fits)\n[b]\n\(tooLong)\nafter=1\n")
+        #expect(messages(file) == ["4: line longer than 198 characters (bytes); shorten it"])
+        #expect(file.sections[0].entries == [IniEntry(key: "k", value: String(repeating: "v", count: 196), line: 2)])
+        // inih saw a blank line instead, so the next line keeps its number and section.
+        #expect(file.sections[1].entries == [IniEntry(key: "after", value: "1", line: 5)])
+    }
+
+    @Test func sectionNamesAreNotCutAt49BytesAsInihWouldCutThem() throws {
+        let name = "pattern " + String(repeating: "n", count: 64)
+        let file = try read("[\(name)]\nk=v\n")
+        #expect(file.sections.map(\.name) == [name])
+        #expect(file.sections.first?.entries.count == 1)
+    }
+
+    @Test func invalidUTF8AndNulBytesAreReported() throws {
+        let folder = try ConfigFixtures.scratch([:])
+        defer { ConfigFixtures.remove(folder) }
+        let path = folder + "/f.conf"
+        try Data([0x5B, 0x61, 0x5D, 0x0A, 0x6B, 0x3D, 0xFF, 0x0A, 0x6B, 0x32, 0x3D, 0x00, 0x0A]).write(to: URL(fileURLWithPath: path))
+        #expect(messages(IniReader.read(path: path)) == ["2: line is not valid UTF-8", "3: line contains a NUL byte"])
+    }
+
+    @Test func emptyKeyNameIsRefused() throws {
+        #expect(messages(try read("[a]\n=value\n")) == ["2: missing key name before '='"])
+    }
+
+    @Test func anIndentedFirstKeyIsNotAContinuation() throws {
+        let file = try read("[a]\n  x=1\n  y=2\n")
+        #expect(file.sections.first?.entries.map(\.key) == ["x"])
+        #expect(messages(file) == ["3: indented line continues the value of 'x' (inih joins indented lines); remove the indentation, values must fit on one line"])
+    }
+
+    @Test func everySyntaxErrorIsReportedNotOnlyTheFirst() throws {
+        #expect(messages(try read("[a]\nno equals\n[b\nx=1\nalso bad\n")) == [
+            "2: expected 'key=value', a [section] header, or a comment starting with ';' or '#'",
+            "3: section header without a closing ']'",
+            "5: expected 'key=value', a [section] header, or a comment starting with ';' or '#'",
+        ])
+    }
+
+    @Test func closestNameSuggestsOnlyNearMisses() {
+        #expect(ClosestName.suggestion(for: "hitradius", among: GridKey.allCases.map(\.rawValue)) == "hit-radius")
+        #expect(ClosestName.suggestion(for: "rwos", among: GridKey.allCases.map(\.rawValue)) == "rows")
+        #expect(ClosestName.suggestion(for: "colour", among: GridKey.allCases.map(\.rawValue)) == nil)
+    }
+}
