@@ -1,0 +1,61 @@
+import Glibc  // for mode_t only; LinuxSys makes the calls
+import GridlockCore
+import LinuxSys
+
+/// What was found at the state path. The caller decides policy; a corrupt or
+/// unreadable file must not be read as "no failures", or deleting or scribbling on it
+/// would reset a lockout.
+public enum AttemptLoad: Hashable, Sendable {
+    case missing
+    case loaded(AttemptState)
+    case corrupt(reason: String)
+    case unreadable(SystemCallError)
+}
+
+/// Persists `AttemptState` across restarts and power cuts: each save atomically
+/// replaces the whole file (mode 0600), so a reader sees the old or the new state.
+public enum AttemptStore {
+    public static let fileMode: mode_t = 0o600
+
+    public static func load(from path: String) -> AttemptLoad {
+        let bytes: [UInt8]?
+        do {
+            bytes = try AtomicFile.read(path)
+        } catch {
+            return .unreadable(error)
+        }
+        guard let bytes else { return .missing }
+        switch AttemptFileFormat.decode(bytes) {
+        case .success(let state): return .loaded(state)
+        case .failure(let corrupt): return .corrupt(reason: corrupt.reason)
+        }
+    }
+
+    /// Creates nothing but the file: the directory must exist (systemd's
+    /// `StateDirectory=` makes it with the right owner), and the error says so.
+    public static func save(_ state: AttemptState, to path: String) throws(AttemptStoreError) {
+        do {
+            try AtomicFile.write(AttemptFileFormat.encode(state), to: path, mode: fileMode)
+        } catch {
+            throw AttemptStoreError(path: path, underlying: error)
+        }
+    }
+}
+
+public struct AttemptStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var underlying: SystemCallError
+
+    public var description: String {
+        var text = "cannot save attempt state to \(path): \(underlying)"
+        if underlying.errno == .noSuchFile {
+            text += " (the directory \(directory) must exist; gridlockd creates no directories, use StateDirectory= in the unit)"
+        }
+        return text
+    }
+
+    private var directory: String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

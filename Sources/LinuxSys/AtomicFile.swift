@@ -1,0 +1,76 @@
+import Glibc
+
+/// Whole-file replacement that a power cut leaves either old or new, never torn.
+public enum AtomicFile {
+    /// Writes `path.tmp-<pid>` with exactly `mode` (the umask is overridden with
+    /// fchmod), fsyncs it, renames it over `path` and fsyncs the directory so the
+    /// rename itself is durable. The temporary file is removed on every failure
+    /// before the rename; after it there is nothing left to remove.
+    ///
+    /// One writer per path per process: the temporary name is only unique per pid. An
+    /// existing temporary with our pid can only be left from an earlier boot or a
+    /// crashed process that had the same pid, so it is removed and the open retried.
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(SystemCallError) {
+        let temporary = "\(path).tmp-\(getpid())"
+        let flags = O_CREAT | O_EXCL | O_WRONLY
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(temporary, flags, mode: mode)
+        } catch where error.errno == .exists {
+            unlink(temporary)
+            file = try FileDescriptor.open(temporary, flags, mode: mode)
+        }
+
+        do {
+            _ = try systemCall("fchmod", path: temporary) { fchmod(file.rawValue, mode) }
+            try file.writeAll(bytes)
+            _ = try systemCall("fsync", path: temporary) { fsync(file.rawValue) }
+        } catch {
+            file.close()
+            unlink(temporary)
+            throw error
+        }
+        // A failing close after a successful fsync loses nothing.
+        file.close()
+
+        do {
+            _ = try systemCall("rename to \(path)", path: temporary) { rename(temporary, path) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+
+        let directoryPath = directory(of: path)
+        let directory = try FileDescriptor.open(directoryPath, O_RDONLY | O_DIRECTORY)
+        defer { directory.close() }
+        _ = try systemCall("fsync", path: directoryPath) { fsync(directory.rawValue) }
+    }
+
+    /// The whole file, or nil when it does not exist.
+    public static func read(_ path: String) throws(SystemCallError) -> [UInt8]? {
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, O_RDONLY)
+        } catch where error.errno == .noSuchFile {
+            return nil
+        }
+        defer { file.close() }
+
+        var contents: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { raw in
+                retryingOnInterrupt { Glibc.read(file.rawValue, raw.baseAddress, raw.count) }
+            }
+            if count < 0 { throw SystemCallError(operation: "read", path: path, errno: .current) }
+            if count == 0 { return contents }
+            contents.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let parent = path[..<slash]
+        return parent.isEmpty ? "/" : String(parent)
+    }
+}

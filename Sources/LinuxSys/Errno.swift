@@ -1,0 +1,70 @@
+import Glibc
+
+/// An `errno` value that prints the way a person reading a journal needs it: the
+/// C library's text plus the symbolic name they would search for.
+public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: Int32
+
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// Read immediately after the failing call: any later libc call may overwrite it.
+    public static var current: Errno { Errno(rawValue: errno) }
+
+    public static let permissionDenied = Errno(rawValue: EACCES)
+    public static let notPermitted = Errno(rawValue: EPERM)
+    public static let noSuchFile = Errno(rawValue: ENOENT)
+    public static let noSuchDevice = Errno(rawValue: ENODEV)
+    public static let ioError = Errno(rawValue: EIO)
+    public static let wouldBlock = Errno(rawValue: EAGAIN)
+    public static let interrupted = Errno(rawValue: EINTR)
+    public static let busy = Errno(rawValue: EBUSY)
+    public static let invalidArgument = Errno(rawValue: EINVAL)
+    public static let notImplemented = Errno(rawValue: ENOSYS)
+    public static let notATerminal = Errno(rawValue: ENOTTY)
+    public static let exists = Errno(rawValue: EEXIST)
+    public static let noSpace = Errno(rawValue: ENOSPC)
+    public static let readOnlyFileSystem = Errno(rawValue: EROFS)
+    public static let noSuchProcess = Errno(rawValue: ESRCH)
+    public static let noChild = Errno(rawValue: ECHILD)
+    public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
+
+    /// The symbolic name for the errnos this daemon meets in practice; nil for the rest.
+    public var name: String? {
+        switch rawValue {
+        case EACCES: "EACCES"
+        case EPERM: "EPERM"
+        case ENOENT: "ENOENT"
+        case ENODEV: "ENODEV"
+        case EIO: "EIO"
+        case EAGAIN: "EAGAIN"
+        case EINTR: "EINTR"
+        case EBUSY: "EBUSY"
+        case EINVAL: "EINVAL"
+        case ENOSYS: "ENOSYS"
+        case ENOTTY: "ENOTTY"
+        case EEXIST: "EEXIST"
+        case ENOSPC: "ENOSPC"
+        case EROFS: "EROFS"
+        case ESRCH: "ESRCH"
+        case ECHILD: "ECHILD"
+        case EBADF: "EBADF"
+        case ENOTDIR: "ENOTDIR"
+        case EISDIR: "EISDIR"
+        case ENAMETOOLONG: "ENAMETOOLONG"
+        case ECONNREFUSED: "ECONNREFUSED"
+        case ENOEXEC: "ENOEXEC"
+        case ENOMEM: "ENOMEM"
+        case EMFILE: "EMFILE"
+        default: nil
+        }
+    }
+
+    /// `strerror` shares a static buffer between threads; the XSI `strerror_r` does not.
+    public var text: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard strerror_r(rawValue, &buffer, buffer.count) == 0 else { return "Unknown error \(rawValue)" }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    public var description: String { "\(text) (\(name ?? "errno \(rawValue)"))" }
+}

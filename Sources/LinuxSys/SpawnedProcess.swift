@@ -1,0 +1,137 @@
+import Glibc
+
+/// A child started with `posix_spawn`, never through a shell, in its own process group
+/// so a timeout can stop everything it started. Owns the read end of its output pipe.
+///
+/// Not thread-safe: it belongs to the loop thread. The caller must reap it (`tryWait`
+/// until non-nil) or it stays a zombie; dropping it only closes the output pipe.
+public final class SpawnedProcess {
+    public let pid: pid_t
+    /// stdout and stderr, merged, non-blocking. At EOF (every writer, grandchildren
+    /// included, has gone) it stays readable: remove it from the poller then.
+    public let outputFD: FileDescriptor
+    public private(set) var outputEnded = false
+    public private(set) var exitStatus: ExitStatus?
+
+    /// Signals whose handlers a child must start with at default, whatever the daemon
+    /// did with them (it blocks these for its signalfd and may ignore SIGPIPE).
+    public static let defaultedSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGPIPE, SIGQUIT, SIGUSR1, SIGUSR2]
+
+    private init(pid: pid_t, outputFD: FileDescriptor) {
+        self.pid = pid
+        self.outputFD = outputFD
+    }
+
+    deinit { outputFD.close() }
+
+    /// `argv[0]` is the program's path; no PATH search happens (the daemon's own PATH
+    /// would be the wrong one to search). `environment` is the child's whole
+    /// environment as `NAME=value` strings.
+    ///
+    /// glibc runs the exec inside posix_spawn and returns its error, so a missing or
+    /// non-executable program is reported here, naming `argv[0]`.
+    public static func spawn(argv: [String], environment: [String]) throws(SystemCallError) -> SpawnedProcess {
+        guard let program = argv.first else {
+            throw SystemCallError(operation: "posix_spawn (empty argv)", errno: .invalidArgument)
+        }
+        // A NUL would silently truncate the argument on its way into C.
+        if (argv + environment).contains(where: { $0.utf8.contains(0) }) {
+            throw SystemCallError(operation: "posix_spawn (NUL byte in argument)", path: program, errno: .invalidArgument)
+        }
+
+        let output = try FileDescriptor.pipe()
+        defer { output.write.close() }
+
+        let actions = UnsafeMutablePointer<posix_spawn_file_actions_t>.allocate(capacity: 1)
+        let attributes = UnsafeMutablePointer<posix_spawnattr_t>.allocate(capacity: 1)
+        posix_spawn_file_actions_init(actions)
+        posix_spawnattr_init(attributes)
+        defer {
+            posix_spawn_file_actions_destroy(actions)
+            posix_spawnattr_destroy(attributes)
+            actions.deallocate()
+            attributes.deallocate()
+        }
+
+        // dup2 clears close-on-exec on the copies; the pipe's own ends are
+        // close-on-exec, so the child ends up holding exactly fds 0, 1 and 2.
+        var result = posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0)
+        if result == 0 { result = posix_spawn_file_actions_adddup2(actions, output.write.rawValue, 1) }
+        if result == 0 { result = posix_spawn_file_actions_adddup2(actions, output.write.rawValue, 2) }
+
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in defaultedSignals { sigaddset(&defaults, signal) }
+        let flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if result == 0 { result = posix_spawnattr_setflags(attributes, Int16(flags)) }
+        if result == 0 { result = posix_spawnattr_setpgroup(attributes, 0) }
+        if result == 0 { result = posix_spawnattr_setsigmask(attributes, &emptyMask) }
+        if result == 0 { result = posix_spawnattr_setsigdefault(attributes, &defaults) }
+        if result != 0 {
+            output.read.close()
+            throw SystemCallError(operation: "posix_spawn setup", path: program, errno: Errno(rawValue: result))
+        }
+
+        let cArgv = argv.map { strdup($0) } + [nil]
+        let cEnvironment = environment.map { strdup($0) } + [nil]
+        defer {
+            for pointer in cArgv { free(pointer) }
+            for pointer in cEnvironment { free(pointer) }
+        }
+        var pid: pid_t = 0
+        result = posix_spawn(&pid, program, actions, attributes, cArgv, cEnvironment)
+        if result != 0 {
+            output.read.close()
+            throw SystemCallError(operation: "posix_spawn", path: program, errno: Errno(rawValue: result))
+        }
+        return SpawnedProcess(pid: pid, outputFD: output.read)
+    }
+
+    /// Everything the pipe holds right now; sets `outputEnded` at EOF.
+    public func readAvailableOutput() throws(SystemCallError) -> [UInt8] {
+        var collected: [UInt8] = []
+        if outputEnded { return collected }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { raw in
+                retryingOnInterrupt { read(outputFD.rawValue, raw.baseAddress, raw.count) }
+            }
+            if count > 0 {
+                collected.append(contentsOf: chunk[0..<count])
+            } else if count == 0 {
+                outputEnded = true
+                break
+            } else {
+                let error = Errno.current
+                if error == .wouldBlock { break }
+                throw SystemCallError(operation: "read output of", path: "pid \(pid)", errno: error)
+            }
+        }
+        return collected
+    }
+
+    /// Sends `signal` to the child's whole process group, reaching what it started
+    /// too. A group that no longer exists is not an error.
+    ///
+    /// The group id stays reserved while any member lives, so this cannot hit an
+    /// unrelated process while the group has members; once all have been reaped the
+    /// number could in principle be reused, so callers stop signalling after that.
+    public func signalGroup(_ signal: Int32) throws(SystemCallError) {
+        if kill(-pid, signal) == 0 { return }
+        let error = Errno.current
+        if error == .noSuchProcess { return }
+        throw SystemCallError(operation: "kill(\(signalName(signal))) process group", path: "\(pid)", errno: error)
+    }
+
+    /// Reaps the child if it has ended; nil while it runs. Idempotent after reaping.
+    public func tryWait() throws(SystemCallError) -> ExitStatus? {
+        if let exitStatus { return exitStatus }
+        var status: Int32 = 0
+        let result = try systemCall("waitpid", path: "pid \(pid)") { waitpid(pid, &status, WNOHANG) }
+        if result == 0 { return nil }
+        exitStatus = ExitStatus(waitStatus: status)
+        return exitStatus
+    }
+}

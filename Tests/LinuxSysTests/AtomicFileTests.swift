@@ -1,0 +1,68 @@
+import Foundation
+import Glibc
+import LinuxSys
+import Testing
+
+@Suite struct AtomicFileTests {
+    @Test func replacesContentLeavesNoTemporaryAndSetsTheMode() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let path = "\(directory)/attempts"
+
+        try AtomicFile.write(Array("first".utf8), to: path, mode: 0o644)
+        try AtomicFile.write(Array("second, longer".utf8), to: path, mode: 0o600)
+
+        #expect(try AtomicFile.read(path) == Array("second, longer".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["attempts"])
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        #expect(info.st_mode & 0o7777 == 0o600)
+    }
+
+    @Test func modeIsExactEvenWhenTheUmaskWouldStripBits() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let path = "\(directory)/shared"
+        let previous = umask(0o077)
+        defer { umask(previous) }
+        try AtomicFile.write([1, 2, 3], to: path, mode: 0o640)
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        #expect(info.st_mode & 0o7777 == 0o640)
+    }
+
+    @Test func readingAMissingFileIsNil() throws {
+        #expect(try AtomicFile.read("/nonexistent/gridlock/attempts") == nil)
+    }
+
+    @Test func staleTemporaryFromAnEarlierProcessWithOurPidIsReplaced() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let path = "\(directory)/attempts"
+        _ = FileManager.default.createFile(atPath: "\(path).tmp-\(getpid())", contents: Data("torn".utf8))
+        try AtomicFile.write(Array("new".utf8), to: path, mode: 0o600)
+        #expect(try AtomicFile.read(path) == Array("new".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["attempts"])
+    }
+
+    @Test func missingDirectoryIsReportedWithThePath() throws {
+        let error = #expect(throws: SystemCallError.self) {
+            try AtomicFile.write([1], to: "/nonexistent/gridlock/attempts", mode: 0o600)
+        }
+        #expect(error?.errno == .noSuchFile)
+        #expect(error?.path?.hasPrefix("/nonexistent/gridlock/attempts.tmp-") == true)
+    }
+
+    @Test func failedRenameRemovesTheTemporary() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        // A non-empty directory cannot be replaced by a file.
+        let path = "\(directory)/occupied"
+        try FileManager.default.createDirectory(atPath: "\(path)/inside", withIntermediateDirectories: true)
+        let error = #expect(throws: SystemCallError.self) {
+            try AtomicFile.write([1], to: path, mode: 0o600)
+        }
+        #expect(error?.errno == Errno(rawValue: EISDIR))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["occupied"])
+    }
+}

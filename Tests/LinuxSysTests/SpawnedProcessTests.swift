@@ -1,0 +1,134 @@
+import Foundation
+import Glibc
+import LinuxSys
+import Testing
+
+@Suite struct SpawnedProcessTests {
+    @Test func exitStatusIsReported() throws {
+        let zero = try SpawnedProcess.spawn(argv: ["/bin/true"], environment: [])
+        #expect(try runToEnd(zero).status == .exited(0))
+        let three = try SpawnedProcess.spawn(argv: ["/bin/sh", "-c", "exit 3"], environment: [])
+        #expect(try runToEnd(three).status == .exited(3))
+    }
+
+    @Test func deathBySignalIsReported() throws {
+        let process = try SpawnedProcess.spawn(argv: ["/bin/sh", "-c", "kill -9 $$"], environment: [])
+        let status = try runToEnd(process).status
+        #expect(status == .signaled(SIGKILL))
+        #expect(status.description == "killed by signal 9 (SIGKILL)")
+    }
+
+    @Test func stdoutAndStderrAreCapturedTogether() throws {
+        let process = try SpawnedProcess.spawn(
+            argv: ["/bin/sh", "-c", "echo out; echo err >&2; echo again"], environment: [])
+        #expect(try runToEnd(process).output == "out\nerr\nagain\n")
+    }
+
+    @Test func stdinIsDevNull() throws {
+        let process = try SpawnedProcess.spawn(argv: ["/bin/cat"], environment: [])
+        let result = try runToEnd(process)
+        #expect(result.status == .exited(0))
+        #expect(result.output == "")
+    }
+
+    @Test func argvIsPassedVerbatimWithoutAShell() throws {
+        let process = try SpawnedProcess.spawn(argv: ["/bin/echo", "$(id)", ";", "*", "`id`"], environment: [])
+        #expect(try runToEnd(process).output == "$(id) ; * `id`\n")
+    }
+
+    @Test func environmentIsExactlyWhatWasGiven() throws {
+        let process = try SpawnedProcess.spawn(argv: ["/usr/bin/env"], environment: ["A=1", "B=two words"])
+        #expect(try runToEnd(process).output == "A=1\nB=two words\n")
+    }
+
+    @Test func missingProgramErrorNamesThePath() throws {
+        let error = #expect(throws: SystemCallError.self) {
+            _ = try SpawnedProcess.spawn(argv: ["/nonexistent/unlock-door", "now"], environment: [])
+        }
+        #expect(error?.errno == .noSuchFile)
+        #expect(error?.path == "/nonexistent/unlock-door")
+        #expect(error?.description.contains("/nonexistent/unlock-door") == true)
+    }
+
+    @Test func nonExecutableProgramIsPermissionDenied() throws {
+        let error = #expect(throws: SystemCallError.self) {
+            _ = try SpawnedProcess.spawn(argv: ["/etc/passwd"], environment: [])
+        }
+        #expect(error?.errno == .permissionDenied)
+        #expect(error?.path == "/etc/passwd")
+    }
+
+    @Test func childLeadsItsOwnProcessGroup() throws {
+        let process = try SpawnedProcess.spawn(argv: ["/bin/sleep", "5"], environment: [])
+        #expect(getpgid(process.pid) == process.pid)
+        #expect(getpgid(0) != process.pid)
+        try process.signalGroup(SIGKILL)
+        #expect(try runToEnd(process).status == .signaled(SIGKILL))
+    }
+
+    @Test func signallingTheGroupKillsAGrandchild() throws {
+        let process = try SpawnedProcess.spawn(
+            argv: ["/bin/sh", "-c", "sleep 100 & echo $!; wait"], environment: ["PATH=/usr/bin:/bin"])
+        let poller = try EventPoller()
+        try poller.add(process.outputFD, token: 1)
+        var output = ""
+        while !output.contains("\n") && !process.outputEnded {
+            _ = try poller.wait(timeoutMilliseconds: 5000)
+            output += String(decoding: try process.readAvailableOutput(), as: UTF8.self)
+        }
+        let grandchild = try #require(pid_t(output.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(processState(grandchild) != nil)
+        try poller.remove(process.outputFD)
+
+        try process.signalGroup(SIGKILL)
+        #expect(try runToEnd(process).status == .signaled(SIGKILL))
+
+        // Reparented to init (or a subreaper) once its parent dies: gone, or a zombie
+        // until that reaper gets to it. Either way it is no longer running.
+        var state = processState(grandchild)
+        for _ in 0..<200 where state != nil && state != "Z" {
+            usleep(10_000)
+            state = processState(grandchild)
+        }
+        #expect(state == nil || state == "Z")
+    }
+
+    @Test func signallingAGroupThatIsGoneIsNotAnError() throws {
+        let process = try SpawnedProcess.spawn(argv: ["/bin/true"], environment: [])
+        _ = try runToEnd(process)
+        try process.signalGroup(SIGTERM)
+    }
+
+    /// The daemon blocks its signals for the signalfd; a child inheriting that mask
+    /// could not be stopped with SIGTERM. Synchronous, so the mask change stays on
+    /// this thread and is undone before the thread runs anything else.
+    @Test func childSignalMaskIsEmptyEvenWhenTheParentBlocksSignals() throws {
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGTERM)
+        sigaddset(&blocked, SIGCHLD)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+
+        let ownStatus = try String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)
+        #expect(!ownStatus.contains("SigBlk:\t0000000000000000"), "the parent must really block signals")
+
+        let process = try SpawnedProcess.spawn(argv: ["/bin/grep", "SigBlk", "/proc/self/status"], environment: [])
+        #expect(try runToEnd(process).output == "SigBlk:\t0000000000000000\n")
+    }
+
+    @Test func nulInAnArgumentIsRejected() throws {
+        #expect(throws: SystemCallError.self) {
+            _ = try SpawnedProcess.spawn(argv: ["/bin/echo", "a\u{0}b"], environment: [])
+        }
+    }
+
+    @Test func exitStatusDecoding() {
+        #expect(ExitStatus(waitStatus: 0x0300) == .exited(3))
+        #expect(ExitStatus(waitStatus: 0x000f) == .signaled(SIGTERM))
+        #expect(ExitStatus(waitStatus: 0x008b) == .signaled(SIGSEGV))
+        #expect(ExitStatus(waitStatus: 0x137f) == nil)
+        #expect(ExitStatus.exited(3).description == "exited with status 3")
+    }
+}

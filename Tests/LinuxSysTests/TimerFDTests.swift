@@ -1,0 +1,40 @@
+import Glibc
+import LinuxSys
+import Testing
+
+@Suite struct TimerFDTests {
+    @Test func firesAtTheArmedTimeAndThePollerReportsIt() throws {
+        let timer = try TimerFD()
+        let poller = try EventPoller()
+        try poller.add(timer.fileDescriptor, token: 7)
+        let start = MonotonicClock.now()
+        let deadline = start + 80_000_000
+        try timer.arm(atMonotonicNanoseconds: deadline)
+
+        let ready = try poller.wait(timeoutMilliseconds: 2000)
+        let woke = MonotonicClock.now()
+        #expect(ready.map(\.token) == [7])
+        #expect(ready.first?.readable == true)
+        #expect(woke >= deadline)
+        #expect(woke - deadline < 500_000_000)
+        #expect(try timer.acknowledge() == 1)
+        #expect(try timer.acknowledge() == 0)
+    }
+
+    @Test func aDeadlineInThePastFiresImmediately() throws {
+        let timer = try TimerFD()
+        let poller = try EventPoller()
+        try poller.add(timer.fileDescriptor, token: 1)
+        try timer.arm(atMonotonicNanoseconds: 0)
+        #expect(try poller.wait(timeoutMilliseconds: 1000).map(\.token) == [1])
+    }
+
+    @Test func disarmedTimerStaysQuiet() throws {
+        let timer = try TimerFD()
+        let poller = try EventPoller()
+        try poller.add(timer.fileDescriptor, token: 1)
+        try timer.arm(atMonotonicNanoseconds: MonotonicClock.now() + 30_000_000)
+        try timer.disarm()
+        #expect(try poller.wait(timeoutMilliseconds: 120).isEmpty)
+    }
+}
