@@ -1,0 +1,267 @@
+import GridlockCore
+
+extension EvemuRecording {
+    /// Reads the text `evemu-record` writes. It accepts what libevemu's `evemu_read` and
+    /// `evemu_read_event` accept (evemu.c), and refuses instead of guessing wherever evemu
+    /// would fail or silently misread, so a fixture that parses here also replays with
+    /// `evemu-play`:
+    /// - `#` lines and blank lines are skipped anywhere; the first line may be `# EVEMU x.y`;
+    /// - `N:` then `I:` come first, then `P:`, `B:`, `A:`, `L:`, `S:` lines in that order, then `E:`;
+    /// - `A:` lines have a resolution field exactly when the file says `# EVEMU 1.2` or later;
+    /// - an event's microseconds are the six digits `evemu-record` prints (`0.5` would be
+    ///   5 microseconds to evemu, so it is refused here).
+    ///
+    /// `file` is only used to name the place of an error.
+    public init(parsing text: String, file: String = "<recording>") throws(RecordingError) {
+        var parser = EvemuParser(file: file)
+        var number = 0
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            number += 1
+            try parser.consume(line, number: number)
+        }
+        self = try parser.finish(lastLine: number)
+    }
+}
+
+/// The state of one parse; `EvemuRecording.init(parsing:file:)` is its only user.
+private struct EvemuParser {
+    /// The order evemu reads the parts of a file in.
+    enum Stage: Int, Comparable {
+        case start, name, id, properties, bits, axes, leds, switches, events
+        static func < (a: Stage, b: Stage) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    let file: String
+    var sawContent = false
+    var hasResolution = false
+    var stage = Stage.start
+    var name = ""
+    var id = DeviceID(bustype: 0, vendor: 0, product: 0, version: 0)
+    var properties: Set<UInt16> = []
+    var propertyBytes = 0
+    var codes: [UInt16: Set<UInt16>] = [:]
+    var maskBytes: [UInt16: Int] = [:]
+    var axes: [UInt16: AbsInfo] = [:]
+    var events: [InputEvent] = []
+
+    init(file: String) { self.file = file }
+
+    mutating func consume(_ line: Substring, number: Int) throws(RecordingError) {
+        if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return }
+        let location = RecordingLocation(file: file, line: number, text: String(line))
+        if !sawContent {
+            sawContent = true
+            // evemu only looks for the version on the first non-empty line.
+            hasResolution = Self.formatVersion(line).map { $0 > (1, 1) } ?? false
+        }
+        if line.first == "#" { return }
+        guard line.count >= 2, line.dropFirst().first == ":" else {
+            throw .malformedLine(location, problem: "expected a `#` comment or an N:, I:, P:, B:, A:, L:, S: or E: line")
+        }
+        let tag = line.first!
+        let body = line.dropFirst(2)
+        switch tag {
+        case "N": try parseName(body, location)
+        case "I": try parseID(body, location)
+        case "P": try enter(.properties, location); try parseProperties(body, location)
+        case "B": try enter(.bits, location); try parseBits(body, location)
+        case "A": try enter(.axes, location); try parseAxis(body, location)
+        case "L": try enter(.leds, location); try parseState(body, location, what: "LED")
+        case "S": try enter(.switches, location); try parseState(body, location, what: "switch")
+        case "E": try enter(.events, location); try parseEvent(body, location)
+        default:
+            throw .malformedLine(location, problem: "unknown line type `\(tag):`")
+        }
+    }
+
+    func finish(lastLine: Int) throws(RecordingError) -> EvemuRecording {
+        guard stage >= .id else {
+            let missing = stage == .start ? "an N: (device name) line" : "an I: (bus vendor product version) line"
+            throw .missingDescription(file: file, line: lastLine, problem: "the recording ended without \(missing)")
+        }
+        let device = DeviceDescription(name: name, id: id, properties: properties, codes: codes, axes: axes)
+        return EvemuRecording(device: device, events: events)
+    }
+
+    // MARK: Order
+
+    mutating func enter(_ next: Stage, _ location: RecordingLocation) throws(RecordingError) {
+        guard stage >= .id else {
+            throw .malformedLine(location, problem: "the N: and I: lines must come before any other line")
+        }
+        guard stage <= next else {
+            throw .malformedLine(
+                location, problem: "out of order: evemu reads N:, I:, P:, B:, A:, L:, S: and then E: lines")
+        }
+        stage = next
+    }
+
+    static func formatVersion(_ line: Substring) -> (Int, Int)? {
+        let prefix = "# EVEMU "
+        guard line.hasPrefix(prefix) else { return nil }
+        let parts = line.dropFirst(prefix.count).split(separator: ".", maxSplits: 1)
+        guard parts.count == 2,
+            let major = Int(parts[0]),
+            let minor = Int(parts[1].prefix(while: \.isNumber))
+        else { return nil }
+        return (major, minor)
+    }
+
+    // MARK: Description lines
+
+    mutating func parseName(_ body: Substring, _ location: RecordingLocation) throws(RecordingError) {
+        guard stage == .start else {
+            throw .malformedLine(location, problem: "the N: line must come first, and only once")
+        }
+        // evemu's `N: %m[^\n\r]` skips the blanks after the colon and keeps the rest verbatim.
+        let value = body.drop(while: { $0 == " " || $0 == "\t" })
+        guard !value.isEmpty else { throw .malformedLine(location, problem: "empty device name") }
+        name = String(value)
+        stage = .name
+    }
+
+    mutating func parseID(_ body: Substring, _ location: RecordingLocation) throws(RecordingError) {
+        guard stage == .name else {
+            throw .malformedLine(location, problem: "the I: line must follow the N: line, once")
+        }
+        let fields = Self.fields(body)
+        guard fields.count == 4 else {
+            throw .malformedLine(location, problem: "expected 4 hex numbers: bustype vendor product version")
+        }
+        var values: [UInt16] = []
+        for field in fields { values.append(try Self.hex(field, digits: 4, location, what: "id")) }
+        id = DeviceID(bustype: values[0], vendor: values[1], product: values[2], version: values[3])
+        stage = .id
+    }
+
+    mutating func parseProperties(_ body: Substring, _ location: RecordingLocation) throws(RecordingError) {
+        let bytes = try Self.maskBytes(Self.fields(body), location, what: "P: line (8 property bitmask bytes)")
+        for (index, byte) in bytes.enumerated() {
+            for bit in 0..<8 where byte & (1 << bit) != 0 {
+                properties.insert(UInt16((propertyBytes + index) * 8 + bit))
+            }
+        }
+        propertyBytes += 8
+    }
+
+    mutating func parseBits(_ body: Substring, _ location: RecordingLocation) throws(RecordingError) {
+        let fields = Self.fields(body)
+        guard let first = fields.first else {
+            throw .malformedLine(location, problem: "expected an event type and 8 bitmask bytes")
+        }
+        let type = try Self.hex(first, digits: 2, location, what: "event type")
+        guard type <= InputCodes.EV_MAX else {
+            throw .malformedLine(location, problem: "event type 0x\(String(type, radix: 16)) is above EV_MAX (0x1f)")
+        }
+        let bytes = try Self.maskBytes(fields.dropFirst(), location, what: "B: line (type and 8 bitmask bytes)")
+        let offset = maskBytes[type, default: 0]
+        guard (offset + 8) * 8 <= Int(UInt16.max) + 1 else {
+            throw .malformedLine(location, problem: "too many B: lines for event type 0x\(String(type, radix: 16))")
+        }
+        for (index, byte) in bytes.enumerated() {
+            for bit in 0..<8 where byte & (1 << bit) != 0 {
+                codes[type, default: []].insert(UInt16((offset + index) * 8 + bit))
+            }
+        }
+        maskBytes[type] = offset + 8
+    }
+
+    mutating func parseAxis(_ body: Substring, _ location: RecordingLocation) throws(RecordingError) {
+        let fields = Self.fields(body)
+        let needed = hasResolution ? 6 : 5
+        guard fields.count == needed else {
+            let form =
+                hasResolution
+                ? "code min max fuzz flat resolution (the file says # EVEMU 1.2 or later)"
+                : "code min max fuzz flat (without `# EVEMU 1.2` or later on the first line evemu reads no resolution)"
+            throw .malformedLine(location, problem: "expected \(needed) fields: \(form)")
+        }
+        let code = try Self.hex(fields[0], digits: 2, location, what: "ABS code")
+        guard codes[InputCodes.EV_ABS]?.contains(code) == true else {
+            throw .malformedLine(location, problem: "ABS code 0x\(String(code, radix: 16)) is not set in the B: 03 lines")
+        }
+        guard axes[code] == nil else {
+            throw .malformedLine(location, problem: "second A: line for ABS code 0x\(String(code, radix: 16))")
+        }
+        var values: [Int32] = []
+        for field in fields.dropFirst() { values.append(try Self.decimal(field, location, what: "axis value")) }
+        axes[code] = AbsInfo(
+            minimum: values[0], maximum: values[1], fuzz: values[2], flat: values[3],
+            resolution: hasResolution ? values[4] : 0)
+    }
+
+    /// LED and switch states are part of the format but mean nothing to a touch decoder:
+    /// checked, then dropped.
+    func parseState(_ body: Substring, _ location: RecordingLocation, what: String) throws(RecordingError) {
+        let fields = Self.fields(body)
+        guard fields.count == 2 else {
+            throw .malformedLine(location, problem: "expected a hex \(what) code and a decimal state")
+        }
+        _ = try Self.hex(fields[0], digits: 2, location, what: "\(what) code")
+        _ = try Self.decimal(fields[1], location, what: "\(what) state")
+    }
+
+    // MARK: Events
+
+    mutating func parseEvent(_ body: Substring, _ location: RecordingLocation) throws(RecordingError) {
+        // evemu-record appends a `# EV_ABS / ABS_X ...` description after the value.
+        let data = body.firstIndex(of: "#").map { body[..<$0] } ?? body
+        let fields = Self.fields(data)
+        guard fields.count == 4 else {
+            throw .malformedLine(location, problem: "expected `E: <sec>.<usec> <type hex> <code hex> <value>`")
+        }
+        let time = try Self.time(fields[0], location)
+        let type = try Self.hex(fields[1], digits: 4, location, what: "event type")
+        let code = try Self.hex(fields[2], digits: 4, location, what: "event code")
+        let value = try Self.decimal(fields[3], location, what: "event value")
+        events.append(InputEvent(time: time, type: type, code: code, value: value))
+    }
+
+    static func time(_ field: Substring, _ location: RecordingLocation) throws(RecordingError) -> Instant {
+        let parts = field.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy(\.isASCIIDigit),
+            parts[1].count == 6, parts[1].allSatisfy(\.isASCIIDigit),
+            let seconds = Int64(parts[0]), let micros = Int64(parts[1]),
+            seconds <= Int64.max / 1_000_000_000 - 1
+        else {
+            throw .malformedLine(location, problem: "time `\(field)` is not <seconds>.<six digits of microseconds>")
+        }
+        return Instant(nanoseconds: seconds * 1_000_000_000 + micros * 1_000)
+    }
+
+    // MARK: Fields
+
+    static func fields(_ text: Substring) -> [Substring] {
+        text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    }
+
+    static func maskBytes(
+        _ fields: some Collection<Substring>, _ location: RecordingLocation, what: String
+    ) throws(RecordingError) -> [UInt8] {
+        guard fields.count == 8 else { throw .malformedLine(location, problem: "expected a \(what)") }
+        var bytes: [UInt8] = []
+        for field in fields { bytes.append(UInt8(try hex(field, digits: 2, location, what: "bitmask byte"))) }
+        return bytes
+    }
+
+    static func hex(
+        _ field: Substring, digits: Int, _ location: RecordingLocation, what: String
+    ) throws(RecordingError) -> UInt16 {
+        guard (1...digits).contains(field.count), field.allSatisfy(\.isHexDigit), let value = UInt16(field, radix: 16)
+        else {
+            throw .malformedLine(location, problem: "\(what) `\(field)` is not a hex number of at most \(digits) digits")
+        }
+        return value
+    }
+
+    static func decimal(_ field: Substring, _ location: RecordingLocation, what: String) throws(RecordingError) -> Int32 {
+        guard let value = Int32(field) else {
+            throw .malformedLine(location, problem: "\(what) `\(field)` is not a 32-bit decimal integer")
+        }
+        return value
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
