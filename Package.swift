@@ -16,10 +16,12 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo-ft", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // epoll, signalfd, timerfd and eventfd headers, which Swift's Glibc module leaves out.
+        .systemLibrary(name: "CLinux"),
 
         // Pure Swift; libm only because the standard library's rounding and square root call it on Linux.
         .target(name: "GridlockCore", linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "LinuxSys"),
+        .target(name: "LinuxSys", dependencies: ["CLinux"]),
         .target(name: "GridlockInput", dependencies: ["GridlockCore", "LinuxSys", "CEvdev"]),
         .target(name: "GridlockDisplay", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CDRM"]),
         .target(
