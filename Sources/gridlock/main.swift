@@ -1,1 +1,65 @@
-print("not yet")
+import Glibc
+import GridlockDaemon
+import LinuxSys
+
+/// One `gridlock` subcommand: its name, one line for the overview, its help, and its body.
+struct Command {
+    var name: String
+    var summary: String
+    var usage: String
+    var run: (inout Arguments) throws -> Int32
+}
+
+let commands: [Command] = [
+    checkConfigCommand, hashCommand, replayCommand, renderCommand, benchCommand, demoCommand,
+]
+
+let overview = """
+    Usage: gridlock COMMAND [OPTIONS]
+
+    The companion tool of gridlockd, the pattern lock screen for Linux touch panels.
+
+    Commands:
+    \(commands.map { "  " + $0.name.padding(13) + $0.summary }.joined(separator: "\n"))
+
+    Run 'gridlock COMMAND --help' for a command's options.
+    """
+
+extension String {
+    func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(1, width - count)) }
+}
+
+func main() -> Int32 {
+    var rest = Array(CommandLine.arguments.dropFirst())
+    guard let name = rest.first, name != "--help", name != "-h", name != "help" else {
+        print(overview)
+        return rest.isEmpty ? 64 : 0
+    }
+    rest.removeFirst()
+    guard let command = commands.first(where: { $0.name == name }) else {
+        printError("gridlock: unknown command '\(name)'\nTry 'gridlock --help'.")
+        return 64
+    }
+    var arguments = Arguments(rest, command: "gridlock \(name)")
+    if arguments.flag("--help") || arguments.flag("-h") {
+        print(command.usage)
+        return 0
+    }
+    do {
+        return try command.run(&arguments)
+    } catch let error as UsageError {
+        printError(error.description)
+        return 64
+    } catch {
+        printError("gridlock \(name): \(error)")
+        return 1
+    }
+}
+
+func printError(_ message: String) {
+    var text = message
+    if !text.hasSuffix("\n") { text += "\n" }
+    _ = text.withCString { fputs($0, stderr) }
+}
+
+exit(main())

@@ -1,1 +1,57 @@
-print("not yet")
+import Glibc
+import GridlockDaemon
+import LinuxSys
+
+let usage = """
+    Usage: gridlockd [--config FILE]
+
+    The gridlock lock screen daemon: shows the pattern grid on the display, reads the
+    touch panel, checks drawn patterns against the configured hashes and runs the
+    unlock action. Normally started by systemd (gridlockd.service).
+
+    Options:
+      --config FILE      configuration file (default /etc/gridlock/gridlock.conf);
+                         drop-ins are read from FILE.d/*.conf
+      --bench-startup    render the first frame headless, print when it was ready and
+                         exit (used by `gridlock bench`)
+      --help             show this help
+
+    Signals: SIGTERM/SIGINT stop cleanly, SIGHUP reloads the configuration (a broken
+    one is logged and ignored). Exit status 78 means the configuration is invalid.
+    """
+
+func main() -> Int32 {
+    var arguments = Arguments(Array(CommandLine.arguments.dropFirst()), command: "gridlockd")
+    if arguments.flag("--help") || arguments.flag("-h") {
+        print(usage)
+        return 0
+    }
+    let configPath: String
+    let benchStartup: Bool
+    do {
+        configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
+        benchStartup = arguments.flag("--bench-startup")
+        try arguments.finish()
+    } catch {
+        Journal.log(.error, error.description)
+        return 64
+    }
+    let loaded: LoadedConfig
+    do {
+        loaded = try ConfigLoader.load(path: configPath)
+    } catch {
+        for diagnostic in error.diagnostics { Journal.log(.error, diagnostic.description) }
+        Journal.log(.error, "refusing to start: fix the configuration (gridlock check-config --config \(configPath))")
+        return 78
+    }
+    var options = Daemon.Options(configPath: configPath)
+    options.benchStartup = benchStartup
+    do {
+        return try Daemon(options: options, loaded: loaded).run()
+    } catch {
+        Journal.log(.error, error.description)
+        return error.exitStatus
+    }
+}
+
+exit(main())

@@ -1,0 +1,60 @@
+import GridlockCore
+import GridlockDisplay
+import LinuxSys
+
+/// Times the benchmark scene: every frame redrawn in full, then only the damage.
+public enum BenchRunner {
+    public struct Timing: Sendable {
+        public var total: Double  // milliseconds
+        public var p50: Double
+        public var p99: Double
+
+        init(samples: [Double]) {
+            let sorted = samples.sorted()
+            total = samples.reduce(0, +)
+            p50 = sorted[sorted.count / 2]
+            // Nearest rank: the smallest sample with at least 99 % of samples at or below it.
+            p99 = sorted[min(sorted.count - 1, Int((0.99 * Double(sorted.count)).rounded(.up)) - 1)]
+        }
+    }
+
+    public struct SizeResult: Sendable {
+        public var size: Size
+        public var full: Timing
+        public var damageOnly: Timing
+        /// Mean damaged area per frame, as a fraction of the canvas.
+        public var damagedFraction: Double
+    }
+
+    public static func measure(size: Size, theme: Theme = Theme()) throws(RenderError) -> SizeResult {
+        let (initial, frames) = BenchScene.scenes(size: size)
+        let renderer = try SceneRenderer(size: size, theme: theme)
+
+        // Warm-up: caches (font, cairo's path storage) filled as in a running daemon.
+        renderer.render(initial, damage: nil)
+        renderer.render(frames[frames.count / 2], damage: nil)
+
+        var full: [Double] = []
+        for scene in frames {
+            let start = MonotonicClock.now()
+            renderer.render(scene, damage: nil)
+            full.append(Double(MonotonicClock.now() - start) / 1e6)
+        }
+
+        renderer.render(initial, damage: nil)
+        var damaged: [Double] = []
+        var area = 0.0
+        var previous = initial
+        for scene in frames {
+            let start = MonotonicClock.now()
+            let damage = Damage.between(previous, scene)
+            renderer.render(scene, damage: damage)
+            damaged.append(Double(MonotonicClock.now() - start) / 1e6)
+            area += damage.rects.reduce(0) { $0 + $1.area }
+            previous = scene
+        }
+        return SizeResult(
+            size: size, full: Timing(samples: full), damageOnly: Timing(samples: damaged),
+            damagedFraction: area / Double(frames.count) / (size.width * size.height))
+    }
+}

@@ -1,0 +1,371 @@
+import Glibc  // signal numbers
+import GridlockCore
+import GridlockDisplay
+import GridlockInput
+import LinuxSys
+
+/// `gridlockd`: one thread, one epoll loop over the signalfd, one timerfd, the
+/// verifier's eventfd, the running action's output and the touch source. With nothing
+/// on screen changing and no action running it sleeps in the kernel with no timeout
+/// (the systemd watchdog, when enabled, is the one periodic wake-up).
+public final class Daemon: LockShell {
+    public struct Options {
+        public var configPath: String
+        /// Render but present nowhere, and exit after the first frame, printing the
+        /// monotonic time it was presented: what `gridlock bench` measures start-up with.
+        public var benchStartup = false
+
+        public init(configPath: String) { self.configPath = configPath }
+    }
+
+    private enum Token: Int {
+        case signals = 1, timer, verifier, actionOutput
+        static let touchBase = 100
+    }
+
+    private let options: Options
+    private var config: GridlockConfig
+    private var matcher: PatternMatcher
+    private let hasher: PatternHasher
+    private let poller: EventPoller
+    private let signals: SignalFD
+    private let timer: TimerFD
+    private let verifierWakeup: EventFD
+    private let notifier = SystemdNotifier.fromEnvironment()
+    private let watchdogInterval: Duration?
+    private var nextWatchdog: Int64?
+    private var service: LockService!
+    private var touch: TouchSource
+    private var polledTouchDescriptors: [FileDescriptor] = []
+    private var verification: BackgroundJob<String?>?
+    private let actions = ActionRunner()
+    private var runningAction: RunningAction?
+    /// The programs still to run for the current unlock; a duress program runs first and silently.
+    private var actionQueue: [(argv: [String], silent: Bool)] = []
+    private var runningSilently = false
+    private var actionPlan: UnlockActionPlan?
+    private var machineDeadline: Instant?
+    private var pending: [LockEvent] = []
+    private var stopping = false
+    private var readySent = false
+
+    public init(options: Options, loaded: LoadedConfig) throws(DaemonError) {
+        self.options = options
+        config = loaded.config
+        do {
+            // Signals first, before any thread exists, so every thread inherits the blocked mask.
+            signals = try SignalFD(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGPIPE])
+            poller = try EventPoller()
+            timer = try TimerFD()
+            verifierWakeup = try EventFD()
+            hasher = try PatternHasher()
+        } catch let error as SystemCallError {
+            throw .system(error)
+        } catch {
+            throw .unsupported("\(error)")
+        }
+        matcher = PatternMatcher(config: config, hasher: hasher)
+        watchdogInterval = SystemdNotifier.watchdogIntervalFromEnvironment()
+
+        let output = try DaemonComponents.output(for: config, headless: options.benchStartup)
+        touch = try DaemonComponents.touchSource(for: config, frame: output.size, start: MonotonicClock.now())
+        let renderer: SceneRenderer
+        do {
+            renderer = try SceneRenderer(size: output.size, theme: config.theme)
+        } catch {
+            throw .display("\(error)")
+        }
+        let attempts = Self.restoreAttempts(config: config, persist: !options.benchStartup)
+        let machine = LockMachine(
+            layout: config.gridLayout(frame: output.size), settings: config.lockSettings, attempts: attempts)
+        service = LockService(
+            machine: machine, renderer: renderer, output: output, shell: self,
+            attemptsFile: options.benchStartup ? nil : config.lockout.stateFile)
+        do {
+            try poller.add(signals.fileDescriptor, token: Token.signals.rawValue)
+            try poller.add(timer.fileDescriptor, token: Token.timer.rawValue)
+            try poller.add(verifierWakeup.fileDescriptor, token: Token.verifier.rawValue)
+        } catch {
+            throw .system(error)
+        }
+    }
+
+    /// A missing file means no failures. A corrupt or unreadable one is taken as the first
+    /// lockout of the schedule: damaging the file must never earn free attempts.
+    static func restoreAttempts(config: GridlockConfig, persist: Bool) -> AttemptState {
+        guard persist else { return .clean }
+        let path = config.lockout.stateFile
+        switch AttemptStore.load(from: path) {
+        case .missing:
+            return .clean
+        case .loaded(let state):
+            if state.failures > 0 {
+                Journal.log(.notice, "restored \(state.failures) consecutive failed attempts from \(path)")
+            }
+            return state
+        case .corrupt(let reason):
+            Journal.log(.alert, "attempt state \(path) is corrupt (\(reason)); locking out as after repeated failures")
+        case .unreadable(let error):
+            Journal.log(.alert, "attempt state unreadable: \(error); locking out as after repeated failures")
+        }
+        guard let first = config.lockout.schedule.firstLockout else { return .clean }
+        return AttemptState(failures: first.failures, lockoutPending: true)
+    }
+
+    private var now: Instant { Instant(nanoseconds: MonotonicClock.now()) }
+
+    /// Runs until SIGTERM/SIGINT; returns the exit status.
+    public func run() -> Int32 {
+        Journal.log(.info, "gridlockd starting: display \(config.display.backend.rawValue), touch \(config.touch.backend.rawValue), grid \(config.grid.shape), \(config.patterns.count) pattern(s)")
+        service.start(at: now)
+        afterEvents()
+        if options.benchStartup {
+            print("first-frame-monotonic-ns \(MonotonicClock.now())")
+            print("peak-rss-kib \(ProcessStatus.peakResidentKiB() ?? -1)")
+            return 0
+        }
+        if let watchdogInterval {
+            nextWatchdog = MonotonicClock.now() + watchdogInterval.nanoseconds / 2
+        }
+        while !stopping {
+            let ready: [EventPoller.Ready]
+            do {
+                ready = try poller.wait(timeoutMilliseconds: nil)
+            } catch {
+                Journal.log(.critical, "epoll_wait: \(error)")
+                return 1
+            }
+            for event in ready {
+                handle(token: event.token)
+            }
+            afterEvents()
+        }
+        shutdown()
+        return 0
+    }
+
+    private func handle(token: Int) {
+        switch Token(rawValue: token) {
+        case .signals: handleSignals()
+        case .timer:
+            try? timer.acknowledge()
+            handleDeadlines()
+        case .verifier:
+            _ = try? verifierWakeup.consume()
+            if let job = verification, let result = job.take() {
+                verification = nil
+                pending.append(.verified(patternName: result))
+            }
+        case .actionOutput:
+            pumpAction()
+        default:
+            let index = token - Token.touchBase
+            guard polledTouchDescriptors.indices.contains(index) else { return }
+            let clock = MonotonicClock.now()
+            touch.handleReadable(polledTouchDescriptors[index], now: clock) { pending.append(.touch($0)) }
+        }
+    }
+
+    /// Handles queued events, then re-arms the one timer and refreshes the polled descriptors.
+    private func afterEvents() {
+        while !pending.isEmpty {
+            service.handle(pending.removeFirst(), at: now)
+        }
+        if !readySent, service.framesPresented > 0 {
+            readySent = true
+            try? notifier.notify("READY=1\nSTATUS=Showing the lock screen")
+        }
+        syncTouchDescriptors()
+        armTimer()
+    }
+
+    private func handleDeadlines() {
+        let clock = MonotonicClock.now()
+        if let due = touch.nextDeadline, due <= clock {
+            touch.handleDeadline(now: clock) { pending.append(.touch($0)) }
+        }
+        if let due = machineDeadline, due.nanoseconds <= clock {
+            machineDeadline = nil
+            pending.append(.timerFired)
+        }
+        if let action = runningAction, let due = action.nextDeadline, due <= clock {
+            do {
+                if let outcome = try action.handleDeadline(now: clock) {
+                    Journal.log(.warning, "action for pattern \(action.patternName) exceeded its timeout: \(outcome == .terminated ? "SIGTERM" : "SIGKILL") sent to its process group")
+                }
+            } catch {
+                Journal.log(.error, "action for pattern \(action.patternName): \(error)")
+            }
+        }
+        if let due = nextWatchdog, due <= clock, let watchdogInterval {
+            try? notifier.notify("WATCHDOG=1")
+            nextWatchdog = clock + watchdogInterval.nanoseconds / 2
+        }
+    }
+
+    private func armTimer() {
+        let deadlines = [machineDeadline?.nanoseconds, touch.nextDeadline, runningAction?.nextDeadline, nextWatchdog]
+        do {
+            if let earliest = deadlines.compactMap({ $0 }).min() {
+                try timer.arm(atMonotonicNanoseconds: earliest)
+            } else {
+                try timer.disarm()
+            }
+        } catch {
+            Journal.log(.critical, "timerfd: \(error)")
+        }
+    }
+
+    private func syncTouchDescriptors() {
+        let wanted = touch.descriptors
+        guard wanted != polledTouchDescriptors else { return }
+        for fd in polledTouchDescriptors { try? poller.remove(fd) }
+        for (index, fd) in wanted.enumerated() {
+            do {
+                try poller.add(fd, token: Token.touchBase + index)
+            } catch {
+                Journal.log(.error, "cannot poll touch device: \(error)")
+            }
+        }
+        polledTouchDescriptors = wanted
+    }
+
+    // MARK: Signals, reload, shutdown
+
+    private func handleSignals() {
+        let received: [Int32]
+        do {
+            received = try signals.readSignals()
+        } catch {
+            Journal.log(.error, "signalfd: \(error)")
+            return
+        }
+        for signal in received {
+            switch signal {
+            case SIGTERM, SIGINT:
+                Journal.log(.info, "received \(signalName(signal)), stopping")
+                stopping = true
+            case SIGHUP:
+                reload()
+            case SIGCHLD:
+                pumpAction()
+            default:
+                break
+            }
+        }
+    }
+
+    /// SIGHUP: a config that fails to load changes nothing; a good one takes effect at once
+    /// (look, grid, timings, patterns, calibration). Display and touch backends need a restart.
+    private func reload() {
+        try? notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now() / 1000)")
+        defer { try? notifier.notify("READY=1") }
+        let loaded: LoadedConfig
+        do {
+            loaded = try ConfigLoader.load(path: options.configPath)
+        } catch {
+            for diagnostic in error.diagnostics { Journal.log(.error, "reload: \(diagnostic)") }
+            Journal.log(.error, "reload failed; keeping the running configuration")
+            return
+        }
+        let new = loaded.config
+        if new.display != config.display || new.touch.backend != config.touch.backend || new.touch.device != config.touch.device {
+            Journal.log(.warning, "reload: [display] and [touch] backend/device changes take effect after a restart")
+        }
+        let frame = service.output.size
+        do {
+            try service.reconfigure(layout: new.gridLayout(frame: frame), settings: new.lockSettings, theme: new.theme, at: now)
+        } catch {
+            Journal.log(.error, "reload: \(error); keeping the running configuration")
+            return
+        }
+        config = new
+        matcher = PatternMatcher(config: new, hasher: hasher)
+        Journal.log(.notice, "configuration reloaded from \(loaded.files.joined(separator: ", "))")
+    }
+
+    private func shutdown() {
+        try? notifier.notify("STOPPING=1")
+        if let action = runningAction, action.exitStatus == nil {
+            // A relay must not stay energised because the daemon went away.
+            Journal.log(.notice, "stopping the running action for pattern \(action.patternName)")
+            try? action.signalGroup(SIGTERM)
+        }
+        Journal.log(.info, "gridlockd stopped")
+    }
+
+    // MARK: LockShell
+
+    public func beginVerification(of pattern: Pattern) {
+        let matcher = self.matcher
+        do {
+            verification = try BackgroundJob.start(wakeup: verifierWakeup) { matcher.match(pattern) }
+        } catch {
+            // Never a free pass: a check that cannot run is a wrong pattern.
+            Journal.log(.critical, "cannot start verification: \(error)")
+            pending.append(.verified(patternName: nil))
+        }
+    }
+
+    public func beginAction(for patternName: String) {
+        let plan = config.actionPlan(for: patternName)
+        if plan.isDuress {
+            Journal.log(.alert, "duress pattern \(patternName) used")
+        }
+        actionPlan = plan
+        actionQueue = [plan.duressExec.map { ($0, true) }, plan.exec.map { ($0, false) }].compactMap { $0 }
+        startNextAction()
+    }
+
+    private func startNextAction() {
+        guard let plan = actionPlan else { return }
+        guard !actionQueue.isEmpty else {
+            actionPlan = nil
+            pending.append(.actionFinished)
+            return
+        }
+        let (argv, silent) = actionQueue.removeFirst()
+        runningSilently = silent
+        do {
+            let action = try actions.start(
+                patternName: plan.patternName, argv: argv, timeout: plan.timeout ?? .seconds(86_400 * 365),
+                now: MonotonicClock.now())
+            runningAction = action
+            try poller.add(action.outputFD, token: Token.actionOutput.rawValue)
+        } catch {
+            Journal.log(.error, "\(error)")
+            runningAction = nil
+            startNextAction()
+        }
+    }
+
+    /// Output and exit of the running action (on readable output and on SIGCHLD).
+    private func pumpAction() {
+        guard let action = runningAction, let plan = actionPlan else { return }
+        let silent = runningSilently
+        do {
+            for line in try action.drainOutputLines() where !silent {
+                Journal.log(.info, "action \(plan.patternName): \(line)")
+            }
+            if action.outputEnded { try? poller.remove(action.outputFD) }
+            guard let status = try action.reap() else { return }
+            for line in try action.drainOutputLines() where !silent {
+                Journal.log(.info, "action \(plan.patternName): \(line)")
+            }
+            try? poller.remove(action.outputFD)
+            let priority: LogPriority = status == .exited(0) ? .info : .warning
+            Journal.log(priority, "action for pattern \(plan.patternName) \(silent ? "(duress) " : "")finished: \(status)")
+        } catch {
+            Journal.log(.error, "action for pattern \(plan.patternName): \(error)")
+            try? poller.remove(action.outputFD)
+        }
+        runningAction = nil
+        startNextAction()
+    }
+
+    public func setDeadline(_ deadline: Instant?) { machineDeadline = deadline }
+
+    public func report(_ report: LockReport, at time: Instant) {
+        Journal.log(report.priority, report.logMessage)
+    }
+}

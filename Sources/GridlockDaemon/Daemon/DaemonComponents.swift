@@ -1,0 +1,100 @@
+import GridlockCore
+import GridlockDisplay
+import GridlockInput
+import LinuxSys
+
+/// Builds the display output and touch source a config asks for. Hardware backends
+/// (drm, evdev) come in their own files; this is the single place that chooses.
+enum DaemonComponents {
+    static func output(for config: GridlockConfig, headless: Bool) throws(DaemonError) -> DisplayOutput {
+        let physical = Size(width: Double(config.display.size.width), height: Double(config.display.size.height))
+        let frame = config.display.rotation.logicalSize(physical: physical)
+        if headless { return NullOutput(size: frame) }
+        switch config.display.backend {
+        case .png:
+            // The loader guarantees output-dir for the png backend.
+            let directory = config.display.outputDirectory ?? "."
+            try makeDirectory(directory)
+            return PNGOutput(size: frame, directory: directory)
+        case .drm:
+            throw .unsupported("[display] backend=drm is not available in this build yet; use backend=png")
+        }
+    }
+
+    static func touchSource(for config: GridlockConfig, frame: Size, start: Int64) throws(DaemonError) -> TouchSource {
+        switch config.touch.backend {
+        case .replay:
+            guard case .path(let path) = config.touch.device else {
+                throw .touch("[touch] backend=replay needs device=FILE.evemu")
+            }
+            let recording = try loadRecording(path)
+            let pipeline = try touchPipeline(for: config, device: recording.device, frame: frame)
+            return RecordingTouchSource(recording: recording, pipeline: pipeline, start: start)
+        case .evdev:
+            throw .unsupported("[touch] backend=evdev is not available in this build yet; use backend=replay")
+        }
+    }
+
+    static func touchPipeline(
+        for config: GridlockConfig, device: DeviceDescription, frame: Size
+    ) throws(DaemonError) -> TouchPipeline {
+        do {
+            let calibration = try config.touch.calibration.map { values throws(CalibrationError) in
+                try CalibrationMatrix(values: values)
+            } ?? .identity
+            return try TouchPipeline(device: device, calibration: calibration, rotation: config.display.rotation, frame: frame)
+        } catch {
+            throw .touch("\(device.name): \(error)")
+        }
+    }
+
+    static func loadRecording(_ path: String) throws(DaemonError) -> EvemuRecording {
+        let bytes: [UInt8]?
+        do {
+            bytes = try AtomicFile.read(path)
+        } catch {
+            throw .touch("\(error)")
+        }
+        guard let bytes else { throw .touch("recording \(path) does not exist") }
+        do {
+            return try EvemuRecording(parsing: String(decoding: bytes, as: UTF8.self), file: path)
+        } catch {
+            throw .touch("\(error)")
+        }
+    }
+
+    static func makeDirectory(_ path: String) throws(DaemonError) {
+        do {
+            try Directory.create(path)
+        } catch {
+            throw .display("\(error)")
+        }
+    }
+}
+
+/// Why the daemon could not start or had to stop.
+public enum DaemonError: Error, CustomStringConvertible {
+    case config(ConfigError)
+    case display(String)
+    case touch(String)
+    case unsupported(String)
+    case system(SystemCallError)
+
+    public var description: String {
+        switch self {
+        case .config(let error): "\(error)"
+        case .display(let reason): "display: \(reason)"
+        case .touch(let reason): "touch: \(reason)"
+        case .unsupported(let reason): reason
+        case .system(let error): "\(error)"
+        }
+    }
+
+    /// sysexits.h: 78 (EX_CONFIG) tells systemd's RestartPreventExitStatus= not to retry.
+    public var exitStatus: Int32 {
+        switch self {
+        case .config, .unsupported: 78
+        case .display, .touch, .system: 1
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import GridlockCore
+import LinuxSys
+
+/// Where the daemon's touches come from: a libevdev device, or a recording played in
+/// real time. The loop polls `descriptors` and wakes for `nextDeadline`.
+public protocol TouchSource: AnyObject {
+    var descriptors: [FileDescriptor] { get }
+    /// CLOCK_MONOTONIC nanoseconds at which `handleDeadline` must run, if any.
+    var nextDeadline: Int64? { get }
+    func handleReadable(_ descriptor: FileDescriptor, now: Int64, emit: (TouchEvent) -> Void)
+    func handleDeadline(now: Int64, emit: (TouchEvent) -> Void)
+    /// Give up or take back exclusive access (the handover action mode).
+    func setGrabbed(_ grabbed: Bool)
+}

@@ -1,0 +1,173 @@
+import GridlockCore
+import GridlockDisplay
+import GridlockInput
+import LinuxSys
+
+/// `gridlock replay`: the daemon's service on a recording, in virtual time.
+///
+/// Time comes from the recording's own timestamps; timers (error display, lockout
+/// countdown) fire at their virtual deadlines between events, and after the last event
+/// the remaining ones run out instantly. Verification and actions are real (argon2 against
+/// the config's hashes, the configured programs) but take no virtual time. The state file
+/// is neither read nor written: a replay always starts with no failures.
+public final class ReplayRunner: LockShell {
+    public struct Options {
+        public var config: GridlockConfig
+        public var recording: EvemuRecording
+        /// Write every presented frame here as PNG (nil: render only).
+        public var framesDirectory: String?
+        /// Receives each JSON line.
+        public var emit: (String) -> Void
+
+        public init(config: GridlockConfig, recording: EvemuRecording, framesDirectory: String?, emit: @escaping (String) -> Void) {
+            self.config = config
+            self.recording = recording
+            self.framesDirectory = framesDirectory
+            self.emit = emit
+        }
+    }
+
+    private let options: Options
+    private let matcher: PatternMatcher
+    private let childSignals: SignalFD
+    private let actions = ActionRunner()
+    private var service: LockService!
+    private var pipeline: TouchPipeline
+    private var pending: [LockEvent] = []
+    private var deadline: Instant?
+    private var now: Instant
+    private let origin: Instant
+    public private(set) var output: DisplayOutput
+
+    public init(_ options: Options) throws(ReplayError) {
+        self.options = options
+        let config = options.config
+        let physical = Size(width: Double(config.display.size.width), height: Double(config.display.size.height))
+        let frame = config.display.rotation.logicalSize(physical: physical)
+        do {
+            let calibration = try config.touch.calibration.map { values throws(CalibrationError) in try CalibrationMatrix(values: values) } ?? .identity
+            pipeline = try TouchPipeline(
+                device: options.recording.device, calibration: calibration, rotation: config.display.rotation, frame: frame)
+        } catch {
+            throw .input("\(error)")
+        }
+        do {
+            matcher = PatternMatcher(config: config, hasher: try PatternHasher())
+            childSignals = try makeChildSignalFD()
+        } catch {
+            throw .setup("\(error)")
+        }
+        output = options.framesDirectory.map { PNGOutput(size: frame, directory: $0) } ?? NullOutput(size: frame)
+        origin = options.recording.events.first?.time ?? .zero
+        now = origin
+        let renderer: SceneRenderer
+        do {
+            renderer = try SceneRenderer(size: frame, theme: config.theme)
+        } catch {
+            throw .setup("\(error)")
+        }
+        let machine = LockMachine(layout: config.gridLayout(frame: frame), settings: config.lockSettings)
+        service = LockService(machine: machine, renderer: renderer, output: output, shell: self, attemptsFile: nil)
+    }
+
+    /// Plays the whole recording and lets every pending timer run out.
+    public func run() {
+        service.start(at: now)
+        drain()
+        for event in options.recording.events {
+            runTimers(until: event.time)
+            now = max(now, event.time)
+            pipeline.feed(event) { touch, time in
+                service.handle(.touch(touch), at: max(now, time))
+                drain()
+            }
+        }
+        runTimers(until: nil)
+    }
+
+    public var machine: LockMachine { service.machine }
+
+    /// Fires due deadlines in order; nil runs until none is left. A machine that kept
+    /// re-arming forever would be a bug, so the count is bounded.
+    private func runTimers(until limit: Instant?) {
+        var fired = 0
+        while let due = deadline, limit.map({ due <= $0 }) ?? true, fired < 1_000_000 {
+            now = max(now, due)
+            deadline = nil
+            service.handle(.timerFired, at: now)
+            drain()
+            fired += 1
+        }
+    }
+
+    private func drain() {
+        while !pending.isEmpty {
+            let event = pending.removeFirst()
+            service.handle(event, at: now)
+        }
+    }
+
+    private func emit(_ fields: [(String, JSONValue)]) {
+        let seconds = Double(now.nanoseconds - origin.nanoseconds) / 1e9
+        options.emit(JSONValue.object(fields + [("time", .double(seconds, decimals: 3))]))
+    }
+
+    // MARK: LockShell
+
+    public func beginVerification(of pattern: Pattern) {
+        pending.append(.verified(patternName: matcher.match(pattern)))
+    }
+
+    public func beginAction(for patternName: String) {
+        let plan = options.config.actionPlan(for: patternName)
+        if let duress = plan.duressExec {
+            Journal.log(.alert, "duress pattern \(patternName) used")
+            _ = run(duress, plan: plan) { _ in }
+        }
+        if let argv = plan.exec {
+            let status = run(argv, plan: plan) { line in
+                emit([("event", "action-output"), ("pattern", .string(patternName)), ("line", .string(line))])
+            }
+            var fields: [(String, JSONValue)] = [("event", "action"), ("pattern", .string(patternName))]
+            switch status {
+            case .exited(let code)?: fields.append(("status", .int(Int(code))))
+            case .signaled(let signal)?: fields += [("status", .int(128 + Int(signal))), ("signal", .string(signalName(signal)))]
+            case nil: fields += [("status", .int(-1)), ("error", "could not start")]
+            }
+            emit(fields)
+        }
+        pending.append(.actionFinished)
+    }
+
+    private func run(_ argv: [String], plan: UnlockActionPlan, onLine: (String) -> Void) -> ExitStatus? {
+        do {
+            let action = try actions.start(
+                patternName: plan.patternName, argv: argv, timeout: plan.timeout ?? .seconds(86_400 * 365),
+                now: MonotonicClock.now())
+            return try action.waitForExit(childSignals: childSignals, onLine: onLine) { outcome in
+                Journal.log(.warning, "action for pattern \(plan.patternName) timed out: \(outcome)")
+            }
+        } catch {
+            Journal.log(.error, "action for pattern \(plan.patternName): \(error)")
+            return nil
+        }
+    }
+
+    public func setDeadline(_ deadline: Instant?) { self.deadline = deadline }
+
+    public func report(_ report: LockReport, at time: Instant) {
+        emit(report.jsonFields)
+    }
+}
+
+public enum ReplayError: Error, CustomStringConvertible {
+    case input(String)
+    case setup(String)
+
+    public var description: String {
+        switch self {
+        case .input(let reason): "cannot replay this recording: \(reason)"
+        case .setup(let reason): reason
+        }
+    }
+}
