@@ -14,6 +14,7 @@ public final class SceneRenderer {
     /// The current message's words and placement, kept so that a frame spends no time
     /// or memory on text that has not changed.
     private var line: MessageLine?
+    private var tiles: TileGrid
 
     public init(size: Size, theme: Theme) throws(RenderError) {
         let width = Int(size.width.rounded()), height = Int(size.height.rounded())
@@ -29,6 +30,7 @@ public final class SceneRenderer {
         }
         self.context = context
         self.theme = theme
+        tiles = TileGrid(width: width, height: height)
         cairo_set_font_face(context, font.cairoFace)
         cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
@@ -51,35 +53,42 @@ public final class SceneRenderer {
         line = nil
     }
 
-    /// Draws `scene`; with `damage`, only inside its rectangles (snapped outwards to whole
-    /// pixels), leaving the rest of the previous frame as it was. Nil redraws everything.
+    /// Draws `scene`; with `damage`, only the squares of the tile grid its rectangles
+    /// touch (a little more than the damage), leaving the rest of the previous frame as
+    /// it was. Nil redraws everything. Either way the pixels are those of a full redraw.
     public func render(_ scene: Scene, damage: Damage?) {
-        let cr = context
-        let frame = buffer.frame
-        var area = frame
-        cairo_save(cr)
-        defer {
-            cairo_restore(cr)
-            cairo_surface_flush(buffer.surface)
-        }
         if let damage {
-            area = Rect(x: 0, y: 0, width: 0, height: 0)
-            cairo_new_path(cr)
-            for rect in damage.rects {
-                guard let pixels = rect.integral.intersection(frame) else { continue }
-                cairo_rectangle(cr, pixels.x, pixels.y, pixels.width, pixels.height)
-                area = area.union(pixels)
-            }
-            guard !area.isEmpty else { return }
-            cairo_clip(cr)
+            for rect in damage.rects { tiles.mark(rect) }
+        } else {
+            tiles.markAll()
         }
-
-        setSource(theme.background)
-        cairo_paint(cr)
         let metrics = scene.metrics
-        drawPath(scene, metrics)
-        drawNodes(scene, metrics, within: area)
-        drawMessage(scene.message, metrics, within: area)
+        let pathBounds = Self.pathBounds(scene, metrics)
+        let band = metrics.messageBand.integral
+        tiles.drain { tile in
+            let cr = context
+            cairo_save(cr)
+            cairo_new_path(cr)
+            cairo_rectangle(cr, tile.x, tile.y, tile.width, tile.height)
+            cairo_clip(cr)
+            setSource(theme.background)
+            cairo_paint(cr)
+            if pathBounds.intersects(tile) { drawPath(scene, metrics) }
+            drawNodes(scene, metrics, within: tile)
+            if band.intersects(tile) { drawMessage(scene.message, metrics) }
+            cairo_restore(cr)
+        }
+        cairo_surface_flush(buffer.surface)
+    }
+
+    /// Everything the path's stroke can touch, so squares away from it skip the stroke.
+    private static func pathBounds(_ scene: Scene, _ metrics: SceneMetrics) -> Rect {
+        let path = scene.path
+        guard let first = path.first else { return Rect(x: 0, y: 0, width: 0, height: 0) }
+        var bounds = metrics.segmentBounds(first, first)
+        for point in path.dropFirst() { bounds = bounds.union(metrics.segmentBounds(point, point)) }
+        if let finger = scene.finger { bounds = bounds.union(metrics.segmentBounds(finger, finger)) }
+        return bounds
     }
 
     /// One stroke for the whole line, so that where segments overlap the alpha is not
@@ -125,9 +134,9 @@ public final class SceneRenderer {
         }
     }
 
-    private func drawMessage(_ message: Message, _ metrics: SceneMetrics, within area: Rect) {
-        let band = metrics.messageBand
-        guard message != .none, band.intersects(area) else { return }
+    private func drawMessage(_ message: Message, _ metrics: SceneMetrics) {
+        guard message != .none else { return }
+        let band = metrics.messageBand.integral
         let line = messageLine(for: message, metrics)
         let cr = context
         cairo_save(cr)
