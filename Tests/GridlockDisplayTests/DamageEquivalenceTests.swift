@@ -48,11 +48,16 @@ import Testing
         let full = try SceneRenderer(size: size, theme: Theme())
         let frames = sequence(scenes)
         incremental.render(frames[0], damage: nil)
+        full.render(frames[0], damage: nil)
         for (old, new) in zip(frames, frames.dropFirst()) {
             let damage = Damage.between(old, new)
             #expect(!damage.isEmpty, "consecutive scenes differ, so something must be redrawn")
             incremental.render(new, damage: damage)
+            let before = full.buffer.withUnsafeBytes { Array($0) }
             full.render(new, damage: nil)
+            // The display copies only the damage to the screen, so nothing may change outside it.
+            let outside = firstChange(from: before, to: full.buffer, outside: damage)
+            #expect(outside == nil, "\(old.message) -> \(new.message), finger \(String(describing: new.finger))")
             let difference = firstDifference(incremental.buffer, full.buffer)
             #expect(difference == nil, "\(old.message) -> \(new.message), finger \(String(describing: new.finger))")
             if difference != nil { return }

@@ -64,6 +64,7 @@ func count(_ color: Color, in rect: Rect, of buffer: ShadowBuffer, within tolera
 /// The first pixel where two equally sized buffers differ, for a readable failure.
 func firstDifference(_ a: ShadowBuffer, _ b: ShadowBuffer) -> (x: Int, y: Int, Color, Color)? {
     precondition(a.width == b.width && a.height == b.height)
+    if bytesEqual(a, b) { return nil }
     for y in 0..<a.height {
         for x in 0..<a.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) {
             return (x, y, a.pixel(x: x, y: y), b.pixel(x: x, y: y))
@@ -74,4 +75,24 @@ func firstDifference(_ a: ShadowBuffer, _ b: ShadowBuffer) -> (x: Int, y: Int, C
 
 func bytesEqual(_ a: ShadowBuffer, _ b: ShadowBuffer) -> Bool {
     a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.elementsEqual(y) } }
+}
+
+/// The first pixel outside `damage` that differs between `before` (a copy of an
+/// earlier state of `buffer`) and `buffer` now.
+func firstChange(from before: [UInt8], to buffer: ShadowBuffer, outside damage: Damage) -> (x: Int, y: Int)? {
+    let rects = damage.rects.map(\.integral)
+    return before.withUnsafeBytes { old in
+        buffer.withUnsafeBytes { now -> (x: Int, y: Int)? in
+            for y in 0..<buffer.height {
+                for x in 0..<buffer.width {
+                    let i = y * buffer.stride + x * 4
+                    guard old.load(fromByteOffset: i, as: UInt32.self) != now.load(fromByteOffset: i, as: UInt32.self)
+                    else { continue }
+                    let center = Point(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                    if !rects.contains(where: { $0.contains(center) }) { return (x, y) }
+                }
+            }
+            return nil
+        }
+    }
 }

@@ -3,8 +3,9 @@ import GridlockCore
 
 /// Draws scenes into its shadow buffer with cairo.
 ///
-/// Every size comes from `SceneMetrics`, the same source `Damage.between` uses, so a
-/// render clipped to that damage produces exactly the pixels of a full redraw.
+/// Every size comes from `SceneMetrics`, the same source `Damage.between` uses, and the
+/// frame is always drawn in the fixed squares of a `TileGrid`, so a render limited to
+/// that damage produces exactly the pixels of a full redraw.
 public final class SceneRenderer {
     /// The frame as last rendered.
     public let buffer: ShadowBuffer
@@ -62,23 +63,39 @@ public final class SceneRenderer {
         } else {
             tiles.markAll()
         }
+        let cr = context
         let metrics = scene.metrics
+        // The background first, as one fill of all marked squares: a solid fill of whole
+        // pixels comes out the same whatever the clip, and most squares hold nothing else.
+        cairo_new_path(cr)
+        tiles.forEachMarked { tile in cairo_rectangle(cr, tile.x, tile.y, tile.width, tile.height) }
+        setSource(theme.background)
+        cairo_fill(cr)
+
         let pathBounds = Self.pathBounds(scene, metrics)
-        let band = metrics.messageBand.integral
+        let nodeBounds = Self.nodeBounds(scene, metrics)
+        let band = scene.message == .none ? Rect(x: 0, y: 0, width: 0, height: 0) : metrics.messageBand.integral
         tiles.drain { tile in
-            let cr = context
+            let path = pathBounds.intersects(tile), nodes = nodeBounds.intersects(tile), text = band.intersects(tile)
+            guard path || nodes || text else { return }
             cairo_save(cr)
             cairo_new_path(cr)
             cairo_rectangle(cr, tile.x, tile.y, tile.width, tile.height)
             cairo_clip(cr)
-            setSource(theme.background)
-            cairo_paint(cr)
-            if pathBounds.intersects(tile) { drawPath(scene, metrics) }
-            drawNodes(scene, metrics, within: tile)
-            if band.intersects(tile) { drawMessage(scene.message, metrics) }
+            if path { drawPath(scene, metrics) }
+            if nodes { drawNodes(scene, metrics, within: tile) }
+            if text { drawMessage(scene.message, metrics) }
             cairo_restore(cr)
         }
         cairo_surface_flush(buffer.surface)
+    }
+
+    /// Everything any node's drawing can touch (the grid is a rectangle of nodes).
+    private static func nodeBounds(_ scene: Scene, _ metrics: SceneMetrics) -> Rect {
+        let layout = scene.layout
+        let count = layout.shape.nodeCount
+        return metrics.nodeBounds(center: layout.center(of: 0)).union(
+            metrics.nodeBounds(center: layout.center(of: count - 1)))
     }
 
     /// Everything the path's stroke can touch, so squares away from it skip the stroke.
