@@ -29,9 +29,11 @@ import Testing
             let caption = Rect(x: Double(x), y: Double(y + 100), width: 100, height: 28)
             #expect(count(sheet.captionColor, in: caption, of: image, within: 40) > 10, "caption \(index)")
         }
-        // A landscape frame scaled to 100 wide is 60 high, centred: the box's top is sheet background.
+        // A landscape frame scaled to 100 wide is 60 high and stands on its caption.
         let (x0, y0) = sheet.cellOrigin(of: 0)
-        #expect(image.pixel(x: x0 + 50, y: y0 + 5) == sheet.background)
+        #expect(image.pixel(x: x0 + 50, y: y0 + 20) == sheet.background)
+        #expect(image.pixel(x: x0 + 50, y: y0 + 45) == red)
+        #expect(image.pixel(x: x0 + 50, y: y0 + 99) == red)
         // The fourth cell is empty.
         let (x3, y3) = sheet.cellOrigin(of: 3)
         #expect(image.pixel(x: x3 + 50, y: y3 + 50) == sheet.background)

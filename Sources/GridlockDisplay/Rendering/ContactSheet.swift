@@ -87,7 +87,8 @@ public struct ContactSheet {
         let box = Double(thumbnailSize)
         let scale = min(box / Double(frame.width), box / Double(frame.height))
         let width = Double(frame.width) * scale, height = Double(frame.height) * scale
-        let left = (x + (box - width) / 2).rounded(), top = (y + (box - height) / 2).rounded()
+        // Standing on the caption, so a landscape frame is not separated from its words.
+        let left = (x + (box - width) / 2).rounded(), top = (y + box - height).rounded()
 
         // A thin border, so a frame whose background matches the sheet's still shows its edges.
         setSource(cr, borderColor)
@@ -101,6 +102,8 @@ public struct ContactSheet {
         cairo_set_source_surface(cr, frame.surface, 0, 0)
         // Thumbnails shrink frames several times; the default filter would drop thin lines.
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        // Filtering near the edge would otherwise mix in transparent black from outside the frame.
+        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
         cairo_rectangle(cr, 0, 0, Double(frame.width), Double(frame.height))
         cairo_fill(cr)
         cairo_restore(cr)
