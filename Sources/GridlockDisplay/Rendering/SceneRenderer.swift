@@ -1,0 +1,225 @@
+import CCairo
+import GridlockCore
+
+/// Draws scenes into its shadow buffer with cairo.
+///
+/// Every size comes from `SceneMetrics`, the same source `Damage.between` uses, and the
+/// frame is always drawn in the fixed squares of a `TileGrid`, so a render limited to
+/// that damage produces exactly the pixels of a full redraw.
+public final class SceneRenderer {
+    /// The frame as last rendered.
+    public let buffer: ShadowBuffer
+    public private(set) var theme: Theme
+    private let context: OpaquePointer
+    private var font: FontFace
+    /// The current message's words and placement, kept so that a frame spends no time
+    /// or memory on text that has not changed.
+    private var line: MessageLine?
+    private var tiles: TileGrid
+
+    public init(size: Size, theme: Theme) throws(RenderError) {
+        let width = Int(size.width.rounded()), height = Int(size.height.rounded())
+        buffer = try ShadowBuffer(width: width, height: height)
+        font = try FontFace(path: theme.fontPath ?? Theme.defaultFontPath)
+        guard let context = cairo_create(buffer.surface) else {
+            throw .cairo(operation: "create a drawing context", status: "no context")
+        }
+        let status = cairo_status(context)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_destroy(context)
+            throw .cairo(operation: "create a drawing context", status: describe(status))
+        }
+        self.context = context
+        self.theme = theme
+        tiles = TileGrid(width: width, height: height)
+        cairo_set_font_face(context, font.cairoFace)
+        cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_antialias(context, CAIRO_ANTIALIAS_GRAY)
+    }
+
+    deinit {
+        cairo_destroy(context)
+    }
+
+    /// Switches to a reloaded config's look. A font that cannot be loaded leaves the
+    /// current theme in place. Render the next scene in full afterwards.
+    public func setTheme(_ newTheme: Theme) throws(RenderError) {
+        let path = newTheme.fontPath ?? Theme.defaultFontPath
+        if path != font.path {
+            font = try FontFace(path: path)
+            cairo_set_font_face(context, font.cairoFace)
+        }
+        theme = newTheme
+        line = nil
+    }
+
+    /// Draws `scene`; with `damage`, only the squares of the tile grid its rectangles
+    /// touch (a little more than the damage), leaving the rest of the previous frame as
+    /// it was. Nil redraws everything. Either way the pixels are those of a full redraw.
+    public func render(_ scene: Scene, damage: Damage?) {
+        if let damage {
+            for rect in damage.rects { tiles.mark(rect) }
+        } else {
+            tiles.markAll()
+        }
+        let cr = context
+        let metrics = scene.metrics
+        // The background first, as one fill of all marked squares: a solid fill of whole
+        // pixels comes out the same whatever the clip, and most squares hold nothing else.
+        cairo_new_path(cr)
+        tiles.forEachMarked { tile in cairo_rectangle(cr, tile.x, tile.y, tile.width, tile.height) }
+        setSource(theme.background)
+        cairo_fill(cr)
+
+        let pathBounds = Self.pathBounds(scene, metrics)
+        let nodeBounds = Self.nodeBounds(scene, metrics)
+        let band = scene.message == .none ? Rect(x: 0, y: 0, width: 0, height: 0) : metrics.messageBand.integral
+        tiles.drain { tile in
+            let path = pathBounds.intersects(tile), nodes = nodeBounds.intersects(tile), text = band.intersects(tile)
+            guard path || nodes || text else { return }
+            cairo_save(cr)
+            cairo_new_path(cr)
+            cairo_rectangle(cr, tile.x, tile.y, tile.width, tile.height)
+            cairo_clip(cr)
+            if path { drawPath(scene, metrics) }
+            if nodes { drawNodes(scene, metrics, within: tile) }
+            if text { drawMessage(scene.message, metrics) }
+            cairo_restore(cr)
+        }
+        cairo_surface_flush(buffer.surface)
+    }
+
+    /// Everything any node's drawing can touch (the grid is a rectangle of nodes).
+    private static func nodeBounds(_ scene: Scene, _ metrics: SceneMetrics) -> Rect {
+        let layout = scene.layout
+        let count = layout.shape.nodeCount
+        return metrics.nodeBounds(center: layout.center(of: 0)).union(
+            metrics.nodeBounds(center: layout.center(of: count - 1)))
+    }
+
+    /// Everything the path's stroke can touch, so squares away from it skip the stroke.
+    private static func pathBounds(_ scene: Scene, _ metrics: SceneMetrics) -> Rect {
+        let path = scene.path
+        guard let first = path.first else { return Rect(x: 0, y: 0, width: 0, height: 0) }
+        var bounds = metrics.segmentBounds(first, first)
+        for point in path.dropFirst() { bounds = bounds.union(metrics.segmentBounds(point, point)) }
+        if let finger = scene.finger { bounds = bounds.union(metrics.segmentBounds(finger, finger)) }
+        return bounds
+    }
+
+    /// One stroke for the whole line, so that where segments overlap the alpha is not
+    /// applied twice.
+    private func drawPath(_ scene: Scene, _ metrics: SceneMetrics) {
+        let path = scene.path
+        guard let first = path.first else { return }
+        let cr = context
+        cairo_new_path(cr)
+        cairo_move_to(cr, first.x, first.y)
+        for point in path.dropFirst() {
+            cairo_line_to(cr, point.x, point.y)
+        }
+        if let finger = scene.finger {
+            cairo_line_to(cr, finger.x, finger.y)
+        } else if path.count == 1 {
+            // A lone move-to strokes nothing; a zero-length segment gets a round dot,
+            // which is what Damage.between accounts for.
+            cairo_line_to(cr, first.x, first.y)
+        }
+        setSource(theme.color(for: scene.pathLook), alpha: theme.pathAlpha)
+        cairo_set_line_width(cr, metrics.pathWidth)
+        cairo_stroke(cr)
+    }
+
+    private func drawNodes(_ scene: Scene, _ metrics: SceneMetrics, within area: Rect) {
+        let cr = context
+        cairo_set_line_width(cr, metrics.ringWidth)
+        for node in scene.nodes.indices {
+            let center = scene.layout.center(of: node)
+            guard metrics.nodeBounds(center: center).intersects(area) else { continue }
+            let look = scene.nodes[node]
+            setSource(theme.color(for: look))
+            cairo_new_path(cr)
+            cairo_arc(cr, center.x, center.y, metrics.ringRadius, 0, 2 * Double.pi)
+            // Closed, the ring has a join where it meets itself instead of two caps.
+            cairo_close_path(cr)
+            cairo_stroke(cr)
+            if look != .idle {
+                cairo_arc(cr, center.x, center.y, metrics.dotRadius, 0, 2 * Double.pi)
+                cairo_fill(cr)
+            }
+        }
+    }
+
+    private func drawMessage(_ message: Message, _ metrics: SceneMetrics) {
+        guard message != .none else { return }
+        let band = metrics.messageBand.integral
+        let line = messageLine(for: message, metrics)
+        let cr = context
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        // Text that overflows the band would fall outside what Damage.between repaints.
+        cairo_new_path(cr)
+        cairo_rectangle(cr, band.x, band.y, band.width, band.height)
+        cairo_clip(cr)
+        cairo_set_font_size(cr, line.fontSize)
+        setSource(line.color)
+        cairo_move_to(cr, line.origin.x, line.origin.y)
+        cairo_show_text(cr, line.text)
+    }
+
+    private func messageLine(for message: Message, _ metrics: SceneMetrics) -> MessageLine {
+        if let line, line.message == message, line.metrics == metrics { return line }
+        let made = MessageLine(message: message, metrics: metrics, theme: theme, context: context)
+        line = made
+        return made
+    }
+
+    private func setSource(_ color: Color, alpha: Double = 1) {
+        cairo_set_source_rgba(
+            context, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255, alpha)
+    }
+}
+
+/// A message's words, size and baseline, laid out once per message.
+private struct MessageLine {
+    /// Leaves a little air at the band's ends when a long translation has to shrink.
+    static let widthFraction = 0.92
+
+    let message: Message
+    let metrics: SceneMetrics
+    let text: [CChar]
+    let color: Color
+    let fontSize: Double
+    let origin: Point
+
+    /// Measures with `context`'s font face; changes its font size.
+    init(message: Message, metrics: SceneMetrics, theme: Theme, context cr: OpaquePointer) {
+        self.message = message
+        self.metrics = metrics
+        let band = metrics.messageBand
+        text = Array(theme.text(for: message).utf8CString)
+        color = theme.textColor(for: message)
+
+        var size = metrics.fontSize
+        var extents = cairo_text_extents_t()
+        cairo_set_font_size(cr, size)
+        cairo_text_extents(cr, text, &extents)
+        let room = band.width * Self.widthFraction
+        if extents.x_advance > room {
+            size *= room / extents.x_advance
+            cairo_set_font_size(cr, size)
+            cairo_text_extents(cr, text, &extents)
+        }
+        var font = cairo_font_extents_t()
+        cairo_font_extents(cr, &font)
+        fontSize = size
+        // The ink is centred across, but the baseline comes from the font's ascent and
+        // descent, so it stays put when one message replaces another. Whole pixels
+        // keep hinted glyphs crisp.
+        origin = Point(
+            x: (band.center.x - extents.x_bearing - extents.width / 2).rounded(),
+            y: (band.center.y + (font.ascent - font.descent) / 2).rounded()
+        )
+    }
+}
