@@ -17,3 +17,28 @@ public enum Directory {
         }
     }
 }
+
+extension Directory {
+    /// Removes `path` and everything below it; a missing path is fine. For scratch folders
+    /// the tools make themselves, so it follows no symbolic links (unlink removes the link).
+    public static func removeTree(_ path: String) {
+        guard let dir = opendir(path) else {
+            unlink(path)
+            return
+        }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name == "." || name == ".." { continue }
+            let child = "\(path)/\(name)"
+            if entry.pointee.d_type == UInt8(DT_DIR) { removeTree(child) } else { unlink(child) }
+        }
+        closedir(dir)
+        rmdir(path)
+    }
+}
+
+/// Removes a file; false when there was none (or it could not be removed).
+@discardableResult
+public func unlinkIfPresent(_ path: String) -> Bool {
+    unlink(path) == 0
+}

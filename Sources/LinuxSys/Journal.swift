@@ -3,10 +3,10 @@ import Glibc
 /// syslog priorities, which journald reads from a `<N>` prefix on each stderr line
 /// (SyslogLevelPrefix=yes, the default).
 public enum LogPriority: Int32, Sendable, CaseIterable {
-    case emerg = 0
+    case emergency = 0
     case alert = 1
-    case crit = 2
-    case err = 3
+    case critical = 2
+    case error = 3
     case warning = 4
     case notice = 5
     case info = 6

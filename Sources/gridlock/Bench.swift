@@ -75,7 +75,7 @@ let benchCommand = Command(
 func measureStartup(runs: Int, size: Size) throws -> (milliseconds: Double, peakKiB: Int) {
     let directory = "/tmp/gridlock-bench-\(getpid())"
     try Directory.create(directory)
-    defer { removeTree(directory) }
+    defer { Directory.removeTree(directory) }
 
     // A recording with a touchscreen's description and no events: the replay backend then
     // costs what opening a device costs, and no touch arrives before the first frame.
@@ -139,17 +139,4 @@ func siblingExecutable(_ name: String) -> String {
     let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
     return "\(folder)/\(name)"
-}
-
-/// Removes the benchmark's scratch folder (flat: files and one level of folders).
-func removeTree(_ path: String) {
-    guard let dir = opendir(path) else { return }
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name == "." || name == ".." { continue }
-        let child = "\(path)/\(name)"
-        if unlink(child) != 0 { removeTree(child) }
-    }
-    closedir(dir)
-    rmdir(path)
 }

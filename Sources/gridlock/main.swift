@@ -3,11 +3,11 @@ import GridlockDaemon
 import LinuxSys
 
 /// One `gridlock` subcommand: its name, one line for the overview, its help, and its body.
-struct Command {
+struct Command: Sendable {
     var name: String
     var summary: String
     var usage: String
-    var run: (inout Arguments) throws -> Int32
+    var run: @Sendable (inout Arguments) throws -> Int32
 }
 
 let commands: [Command] = [
@@ -20,7 +20,7 @@ let overview = """
     The companion tool of gridlockd, the pattern lock screen for Linux touch panels.
 
     Commands:
-    \(commands.map { "  " + $0.name.padding(13) + $0.summary }.joined(separator: "\n"))
+    \(commands.map { "  " + $0.name.padding(15) + $0.summary }.joined(separator: "\n"))
 
     Run 'gridlock COMMAND --help' for a command's options.
     """
@@ -59,7 +59,7 @@ func main() -> Int32 {
 func printError(_ message: String) {
     var text = message
     if !text.hasSuffix("\n") { text += "\n" }
-    _ = text.withCString { fputs($0, stderr) }
+    _ = Array(text.utf8).withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }
 
 exit(main())

@@ -3,9 +3,9 @@ import Testing
 
 @Suite struct JournalTests {
     @Test func lineCarriesThePriorityPrefix() {
-        #expect(Journal.line(.err, "open /dev/dri/card0 failed") == Array("<3>open /dev/dri/card0 failed\n".utf8))
+        #expect(Journal.line(.error, "open /dev/dri/card0 failed") == Array("<3>open /dev/dri/card0 failed\n".utf8))
         #expect(Journal.line(.debug, "x") == Array("<7>x\n".utf8))
-        #expect(Journal.line(.emerg, "x") == Array("<0>x\n".utf8))
+        #expect(Journal.line(.emergency, "x") == Array("<0>x\n".utf8))
     }
 
     @Test func embeddedNewlinesStayOnOneLine() {

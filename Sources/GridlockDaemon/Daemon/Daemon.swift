@@ -148,7 +148,7 @@ public final class Daemon: LockShell {
         switch Token(rawValue: token) {
         case .signals: handleSignals()
         case .timer:
-            try? timer.acknowledge()
+            _ = try? timer.acknowledge()
             handleDeadlines()
         case .verifier:
             _ = try? verifierWakeup.consume()

@@ -18,6 +18,8 @@ public final class ReplayRunner: LockShell {
         public var framesDirectory: String?
         /// Receives each JSON line.
         public var emit: (String) -> Void
+        /// Receives each presented scene.
+        public var onPresent: ((Scene) -> Void)?
 
         public init(config: GridlockConfig, recording: EvemuRecording, framesDirectory: String?, emit: @escaping (String) -> Void) {
             self.config = config
@@ -68,6 +70,7 @@ public final class ReplayRunner: LockShell {
         }
         let machine = LockMachine(layout: config.gridLayout(frame: frame), settings: config.lockSettings)
         service = LockService(machine: machine, renderer: renderer, output: output, shell: self, attemptsFile: nil)
+        service.onPresent = options.onPresent
     }
 
     /// Plays the whole recording and lets every pending timer run out.

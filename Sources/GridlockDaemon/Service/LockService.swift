@@ -14,6 +14,8 @@ public final class LockService {
     private var drawnScene: Scene?
     /// Frames presented so far (the first one marks start-up done).
     public private(set) var framesPresented = 0
+    /// Called with each scene after it was presented (the demo picks key frames with it).
+    public var onPresent: ((Scene) -> Void)?
 
     /// `attemptsFile` nil keeps the count in memory only (previews, benchmarks).
     public init(
@@ -70,6 +72,7 @@ public final class LockService {
         do {
             try output.present(renderer.buffer, damage: damage)
             framesPresented += 1
+            onPresent?(scene)
         } catch {
             Journal.log(.error, "display: \(error)")
         }
