@@ -8,3 +8,13 @@
 // Glibc's module is built without _GNU_SOURCE, which hides pipe2; declaring it here
 // lets a pipe be created close-on-exec atomically, with no window for a concurrent spawn.
 extern int pipe2(int pipefd[2], int flags);
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// pidfd_open(2) (Linux 5.3): a descriptor that becomes readable when the process exits,
+// so a poll loop can wait for a child without depending on which thread gets SIGCHLD.
+// glibc 2.36 has no wrapper in the headers Swift sees; returns -1 with errno (ENOSYS on old kernels).
+static inline int gridlock_pidfd_open(pid_t pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+}

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// A child started with `posix_spawn`, never through a shell, in its own process group
@@ -12,6 +13,10 @@ public final class SpawnedProcess {
     public let outputFD: FileDescriptor
     public private(set) var outputEnded = false
     public private(set) var exitStatus: ExitStatus?
+    /// Readable once the process has exited (a pidfd), so loops wait for the exit itself
+    /// rather than for SIGCHLD, which any thread not blocking it may swallow.
+    /// nil on kernels before 5.3; callers then rely on SIGCHLD.
+    public let exitFD: FileDescriptor?
 
     /// Signals whose handlers a child must start with at default, whatever the daemon
     /// did with them (it blocks these for its signalfd and may ignore SIGPIPE).
@@ -20,9 +25,15 @@ public final class SpawnedProcess {
     private init(pid: pid_t, outputFD: FileDescriptor) {
         self.pid = pid
         self.outputFD = outputFD
+        // Opened right after the spawn: the child cannot have been reaped yet, so the pid is still ours.
+        let fd = gridlock_pidfd_open(pid)
+        exitFD = fd >= 0 ? FileDescriptor(rawValue: fd) : nil
     }
 
-    deinit { outputFD.close() }
+    deinit {
+        outputFD.close()
+        exitFD?.close()
+    }
 
     /// `argv[0]` is the program's path; no PATH search happens (the daemon's own PATH
     /// would be the wrong one to search). `environment` is the child's whole

@@ -11,6 +11,20 @@ import Testing
         #expect(try runToEnd(three).status == .exited(3))
     }
 
+    /// The pidfd wakes a poller when the child exits, even while a grandchild keeps the
+    /// output pipe open and whichever thread receives SIGCHLD.
+    @Test func exitDescriptorBecomesReadableWhenTheChildExits() throws {
+        let process = try SpawnedProcess.spawn(argv: ["/bin/sh", "-c", "/bin/sleep 3 & exit 0"], environment: [])
+        let exitFD = try #require(process.exitFD)
+        let poller = try EventPoller()
+        try poller.add(exitFD, token: 7)
+        let ready = try poller.wait(timeoutMilliseconds: 2_000)
+        #expect(ready.map(\.token) == [7])
+        #expect(try process.tryWait() == .exited(0))
+        #expect(!process.outputEnded)
+        try process.signalGroup(SIGKILL)
+    }
+
     @Test func deathBySignalIsReported() throws {
         let process = try SpawnedProcess.spawn(argv: ["/bin/sh", "-c", "kill -9 $$"], environment: [])
         let status = try runToEnd(process).status

@@ -6,15 +6,16 @@ extension RunningAction {
     /// timeout. For the one-shot tools (`gridlock replay`, `demo`); the daemon never blocks
     /// and drives the same `RunningAction` from its poll loop instead.
     ///
-    /// `childSignals` is a signalfd for SIGCHLD (blocked by the caller), so the wait sleeps
-    /// in the kernel instead of polling waitpid.
+    /// The wait sleeps in the kernel on the output, the process's pidfd and, for kernels
+    /// without pidfds, `childSignals` (a signalfd for SIGCHLD blocked by the caller).
     public func waitForExit(
         childSignals: SignalFD, onLine: (String) -> Void, onDeadline: (DeadlineOutcome) -> Void = { _ in }
     ) throws(SystemCallError) -> ExitStatus {
         let poller = try EventPoller(capacity: 4)
-        let outputToken = 1, childToken = 2
+        let outputToken = 1, childToken = 2, exitToken = 3
         try poller.add(outputFD, token: outputToken)
         try poller.add(childSignals.fileDescriptor, token: childToken)
+        if let exitFD { try poller.add(exitFD, token: exitToken) }
         var watchingOutput = true
         while true {
             for line in try drainOutputLines() { onLine(line) }

@@ -35,6 +35,8 @@ public final class RunningAction {
     /// `outputEnded`: at EOF it stays readable.
     public var outputFD: FileDescriptor { process.outputFD }
     public var outputEnded: Bool { process.outputEnded }
+    /// Readable once the action's process has exited (nil before Linux 5.3: use SIGCHLD).
+    public var exitFD: FileDescriptor? { process.exitFD }
     public var exitStatus: ExitStatus? { process.exitStatus }
 
     /// When the loop must next call `handleDeadline`; nil once the action has been

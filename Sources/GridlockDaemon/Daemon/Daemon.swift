@@ -19,7 +19,7 @@ public final class Daemon: LockShell {
     }
 
     private enum Token: Int {
-        case signals = 1, timer, verifier, actionOutput
+        case signals = 1, timer, verifier, actionOutput, actionExit
         static let touchBase = 100
     }
 
@@ -156,7 +156,7 @@ public final class Daemon: LockShell {
                 verification = nil
                 pending.append(.verified(patternName: result))
             }
-        case .actionOutput:
+        case .actionOutput, .actionExit:
             pumpAction()
         default:
             let index = token - Token.touchBase
@@ -332,6 +332,7 @@ public final class Daemon: LockShell {
                 now: MonotonicClock.now())
             runningAction = action
             try poller.add(action.outputFD, token: Token.actionOutput.rawValue)
+            if let exitFD = action.exitFD { try poller.add(exitFD, token: Token.actionExit.rawValue) }
         } catch {
             Journal.log(.error, "\(error)")
             runningAction = nil
@@ -353,11 +354,13 @@ public final class Daemon: LockShell {
                 Journal.log(.info, "action \(plan.patternName): \(line)")
             }
             try? poller.remove(action.outputFD)
+            if let exitFD = action.exitFD { try? poller.remove(exitFD) }
             let priority: LogPriority = status == .exited(0) ? .info : .warning
             Journal.log(priority, "action for pattern \(plan.patternName) \(silent ? "(duress) " : "")finished: \(status)")
         } catch {
             Journal.log(.error, "action for pattern \(plan.patternName): \(error)")
             try? poller.remove(action.outputFD)
+            if let exitFD = action.exitFD { try? poller.remove(exitFD) }
         }
         runningAction = nil
         startNextAction()
