@@ -11,7 +11,7 @@ struct Command: Sendable {
 }
 
 let commands: [Command] = [
-    checkConfigCommand, hashCommand, replayCommand, renderCommand, benchCommand, demoCommand,
+    checkConfigCommand, hashCommand, replayCommand, renderCommand, benchCommand, demoCommand, pixelCommand,
 ]
 
 let overview = """
