@@ -1,13 +1,14 @@
 import CCairo
 import GridlockCore
+import LinuxSys
 
 /// The frame as drawn, in system memory: XRGB8888 (cairo's RGB24, native-endian
 /// `0x00RRGGBB` words), in the logical orientation.
 ///
 /// Drawing happens here and never in the scan-out buffer, because dumb buffers may be
 /// uncached and blending in them is slow; the display copies damaged rectangles out.
-/// The pixels belong to a cairo image surface so the renderer and PNG code can draw
-/// into the same memory without another copy.
+/// A cairo image surface wraps the pixels so the renderer and PNG code draw into the
+/// same memory without another copy; the memory itself is made resident up front.
 public final class ShadowBuffer {
     public let width: Int
     public let height: Int
@@ -15,25 +16,35 @@ public final class ShadowBuffer {
     public let stride: Int
     let surface: OpaquePointer
     let pixels: UnsafeMutableRawPointer
+    private let memory: PageMemory
 
     /// A canvas filled with black.
     public init(width: Int, height: Int) throws(RenderError) {
         guard (1...32767).contains(width), (1...32767).contains(height) else {
             throw .invalidSize(width: width, height: height)
         }
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)) else {
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, Int32(width)))
+        let memory: PageMemory
+        do {
+            memory = try PageMemory(bytes: stride * height)
+        } catch {
+            throw .cairo(operation: "allocate a \(width)x\(height) canvas", status: "\(error)")
+        }
+        let data = memory.base.assumingMemoryBound(to: UInt8.self)
+        guard let surface = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_RGB24, Int32(width), Int32(height), Int32(stride)) else {
             throw .cairo(operation: "create a \(width)x\(height) image surface", status: "no surface")
         }
         let status = cairo_surface_status(surface)
-        guard status == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else {
+        guard status == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(surface)
             throw .cairo(operation: "create a \(width)x\(height) image surface", status: describe(status))
         }
         self.width = width
         self.height = height
-        self.stride = Int(cairo_image_surface_get_stride(surface))
+        self.stride = stride
         self.surface = surface
-        self.pixels = UnsafeMutableRawPointer(data)
+        self.pixels = memory.base
+        self.memory = memory
     }
 
     deinit {
