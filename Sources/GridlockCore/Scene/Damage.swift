@@ -1,6 +1,8 @@
 /// The regions of the frame that differ between two scenes. Each rectangle already
-/// includes stroke width and antialiasing, so redrawing the new scene clipped to the
-/// damage gives the same pixels as redrawing everything.
+/// includes stroke width and antialiasing, so every pixel that differs lies inside it.
+/// (Redrawing only there gives exactly the pixels of a full redraw when the renderer
+/// clips on a fixed grid of squares, as `SceneRenderer` does: clipping cairo straight to
+/// arbitrary rectangles shifts antialiasing at the clip edges by a few levels.)
 public struct Damage: Hashable, Sendable {
     public private(set) var rects: [Rect]
 
