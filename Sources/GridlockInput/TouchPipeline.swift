@@ -34,6 +34,16 @@ public struct TouchPipeline: Sendable {
         decoder.feed(event) { raw, time in emit(mapper.touchEvent(raw), time) }
     }
 
+    /// The display's logical frame or rotation changed; a stroke in progress keeps going
+    /// in the new coordinates (the lock machine cancels it when the layout changes).
+    public mutating func setFrame(_ frame: Size, rotation: Rotation) {
+        if let mapper = try? CoordinateMapper(
+            x: mapper.x, y: mapper.y, calibration: mapper.calibration, rotation: rotation, frame: frame)
+        {
+            self.mapper = mapper
+        }
+    }
+
     /// The device went away: a stroke in progress is cancelled.
     public mutating func deviceLost(at time: Instant, _ emit: (TouchEvent, Instant) -> Void) {
         if decoder.isStrokeActive { emit(.cancel(.deviceLost), time) }

@@ -21,6 +21,7 @@ public final class Daemon: LockShell {
     private enum Token: Int {
         case signals = 1, timer, verifier, actionOutput, actionExit
         static let touchBase = 100
+        static let outputBase = 200
     }
 
     private let options: Options
@@ -37,6 +38,7 @@ public final class Daemon: LockShell {
     private var service: LockService!
     private var touch: TouchSource
     private var polledTouchDescriptors: [FileDescriptor] = []
+    private var polledOutputDescriptors: [FileDescriptor] = []
     private var verification: BackgroundJob<String?>?
     private let actions = ActionRunner()
     private var runningAction: RunningAction?
@@ -68,7 +70,8 @@ public final class Daemon: LockShell {
         watchdogInterval = SystemdNotifier.watchdogIntervalFromEnvironment()
 
         let output = try DaemonComponents.output(for: config, headless: options.benchStartup)
-        touch = try DaemonComponents.touchSource(for: config, frame: output.size, start: MonotonicClock.now())
+        touch = try DaemonComponents.touchSource(
+            for: config, frame: output.size, rotation: output.rotation, start: MonotonicClock.now())
         let renderer: SceneRenderer
         do {
             renderer = try SceneRenderer(size: output.size, theme: config.theme)
@@ -159,10 +162,33 @@ public final class Daemon: LockShell {
         case .actionOutput, .actionExit:
             pumpAction()
         default:
+            if token >= Token.outputBase {
+                let index = token - Token.outputBase
+                guard polledOutputDescriptors.indices.contains(index) else { return }
+                handleOutputEvent(service.output.handleReadable(polledOutputDescriptors[index], buffer: service.renderer.buffer))
+                return
+            }
             let index = token - Token.touchBase
             guard polledTouchDescriptors.indices.contains(index) else { return }
             let clock = MonotonicClock.now()
             touch.handleReadable(polledTouchDescriptors[index], now: clock) { pending.append(.touch($0)) }
+        }
+    }
+
+    private func handleOutputEvent(_ event: OutputEvent) {
+        switch event {
+        case .none:
+            break
+        case .redrawAll:
+            service.redraw(at: now)
+        case .resized(let size):
+            Journal.log(.notice, "display is now \(Int(size.width))x\(Int(size.height)) (logical), rotation \(service.output.rotation.degrees)")
+            touch.setFrame(size, rotation: service.output.rotation)
+            do {
+                try service.resize(to: size, settings: config.lockSettings, layout: config.gridLayout(frame: size), at: now)
+            } catch {
+                Journal.log(.critical, "cannot draw at the new size: \(error)")
+            }
         }
     }
 
@@ -175,7 +201,7 @@ public final class Daemon: LockShell {
             readySent = true
             try? notifier.notify("READY=1\nSTATUS=Showing the lock screen")
         }
-        syncTouchDescriptors()
+        syncDescriptors()
         armTimer()
     }
 
@@ -216,18 +242,23 @@ public final class Daemon: LockShell {
         }
     }
 
-    private func syncTouchDescriptors() {
-        let wanted = touch.descriptors
-        guard wanted != polledTouchDescriptors else { return }
-        for fd in polledTouchDescriptors { try? poller.remove(fd) }
+    /// Devices come and go (hotplug, a display appearing): poll exactly what the sources hold now.
+    private func syncDescriptors() {
+        sync(&polledTouchDescriptors, to: touch.descriptors, base: Token.touchBase, what: "touch device")
+        sync(&polledOutputDescriptors, to: service.output.descriptors, base: Token.outputBase, what: "display")
+    }
+
+    private func sync(_ polled: inout [FileDescriptor], to wanted: [FileDescriptor], base: Int, what: String) {
+        guard wanted != polled else { return }
+        for fd in polled { try? poller.remove(fd) }
         for (index, fd) in wanted.enumerated() {
             do {
-                try poller.add(fd, token: Token.touchBase + index)
+                try poller.add(fd, token: base + index)
             } catch {
-                Journal.log(.error, "cannot poll touch device: \(error)")
+                Journal.log(.error, "cannot poll \(what): \(error)")
             }
         }
-        polledTouchDescriptors = wanted
+        polled = wanted
     }
 
     // MARK: Signals, reload, shutdown
@@ -291,6 +322,7 @@ public final class Daemon: LockShell {
             Journal.log(.notice, "stopping the running action for pattern \(action.patternName)")
             try? action.signalGroup(SIGTERM)
         }
+        service.output.close()
         Journal.log(.info, "gridlockd stopped")
     }
 

@@ -9,26 +9,29 @@ enum DaemonComponents {
     static func output(for config: GridlockConfig, headless: Bool) throws(DaemonError) -> DisplayOutput {
         let physical = Size(width: Double(config.display.size.width), height: Double(config.display.size.height))
         let frame = config.display.rotation.logicalSize(physical: physical)
-        if headless { return NullOutput(size: frame) }
+        if headless { return NullOutput(size: frame, rotation: config.display.rotation) }
         switch config.display.backend {
         case .png:
             // The loader guarantees output-dir for the png backend.
             let directory = config.display.outputDirectory ?? "."
             try makeDirectory(directory)
-            return PNGOutput(size: frame, directory: directory)
+            return PNGOutput(size: frame, directory: directory, rotation: config.display.rotation)
         case .drm:
             throw .unsupported("[display] backend=drm is not available in this build yet; use backend=png")
         }
     }
 
-    static func touchSource(for config: GridlockConfig, frame: Size, start: Int64) throws(DaemonError) -> TouchSource {
+    /// `rotation` is the output's: the config's combined with the panel's own orientation.
+    static func touchSource(
+        for config: GridlockConfig, frame: Size, rotation: Rotation, start: Int64
+    ) throws(DaemonError) -> TouchSource {
         switch config.touch.backend {
         case .replay:
             guard case .path(let path) = config.touch.device else {
                 throw .touch("[touch] backend=replay needs device=FILE.evemu")
             }
             let recording = try loadRecording(path)
-            let pipeline = try touchPipeline(for: config, device: recording.device, frame: frame)
+            let pipeline = try touchPipeline(for: config, device: recording.device, frame: frame, rotation: rotation)
             return RecordingTouchSource(recording: recording, pipeline: pipeline, start: start)
         case .evdev:
             throw .unsupported("[touch] backend=evdev is not available in this build yet; use backend=replay")
@@ -36,13 +39,13 @@ enum DaemonComponents {
     }
 
     static func touchPipeline(
-        for config: GridlockConfig, device: DeviceDescription, frame: Size
+        for config: GridlockConfig, device: DeviceDescription, frame: Size, rotation: Rotation
     ) throws(DaemonError) -> TouchPipeline {
         do {
             let calibration = try config.touch.calibration.map { values throws(CalibrationError) in
                 try CalibrationMatrix(values: values)
             } ?? .identity
-            return try TouchPipeline(device: device, calibration: calibration, rotation: config.display.rotation, frame: frame)
+            return try TouchPipeline(device: device, calibration: calibration, rotation: rotation, frame: frame)
         } catch {
             throw .touch("\(device.name): \(error)")
         }

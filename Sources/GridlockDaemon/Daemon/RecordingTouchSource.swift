@@ -32,5 +32,9 @@ public final class RecordingTouchSource: TouchSource {
 
     public func setGrabbed(_ grabbed: Bool) {}
 
+    public func setFrame(_ frame: Size, rotation: Rotation) {
+        pipeline.setFrame(frame, rotation: rotation)
+    }
+
     public var finished: Bool { index >= events.count }
 }

@@ -11,4 +11,6 @@ public protocol TouchSource: AnyObject {
     func handleDeadline(now: Int64, emit: (TouchEvent) -> Void)
     /// Give up or take back exclusive access (the handover action mode).
     func setGrabbed(_ grabbed: Bool)
+    /// The logical frame and rotation changed (a display appeared or changed mode).
+    func setFrame(_ frame: Size, rotation: Rotation)
 }

@@ -59,7 +59,9 @@ public final class ReplayRunner: LockShell {
         } catch {
             throw .setup("\(error)")
         }
-        output = options.framesDirectory.map { PNGOutput(size: frame, directory: $0) } ?? NullOutput(size: frame)
+        let rotation = config.display.rotation
+        output = options.framesDirectory.map { PNGOutput(size: frame, directory: $0, rotation: rotation) }
+            ?? NullOutput(size: frame, rotation: rotation)
         origin = options.recording.events.first?.time ?? .zero
         now = origin
         let renderer: SceneRenderer

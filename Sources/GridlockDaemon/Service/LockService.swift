@@ -7,7 +7,7 @@ import LinuxSys
 /// work (verification, actions) to the loop through `LockShell`.
 public final class LockService {
     public private(set) var machine: LockMachine
-    public let renderer: SceneRenderer
+    public private(set) var renderer: SceneRenderer
     public let output: DisplayOutput
     private unowned let shell: LockShell
     private let attemptsFile: String?
@@ -39,6 +39,13 @@ public final class LockService {
     /// A reloaded config or a new display mode.
     public func reconfigure(layout: GridLayout, settings: LockSettings, theme: Theme, at now: Instant) throws(RenderError) {
         try renderer.setTheme(theme)
+        drawnScene = nil
+        perform(machine.reconfigure(layout: layout, settings: settings, at: now), at: now)
+    }
+
+    /// A display of another size: a new canvas, the grid laid out anew, everything redrawn.
+    public func resize(to size: Size, settings: LockSettings, layout: GridLayout, at now: Instant) throws(RenderError) {
+        renderer = try SceneRenderer(size: size, theme: renderer.theme)
         drawnScene = nil
         perform(machine.reconfigure(layout: layout, settings: settings, at: now), at: now)
     }

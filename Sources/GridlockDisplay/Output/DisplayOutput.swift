@@ -1,13 +1,47 @@
 import GridlockCore
+import LinuxSys
 
 /// Where finished frames go: the DRM/KMS panel, PNG files, or nowhere.
 /// The renderer always draws the logical (upright) frame; an output that scans out
 /// turned applies the rotation while copying the damaged rectangles.
 public protocol DisplayOutput: AnyObject {
-    /// The logical frame the renderer must draw.
+    /// The logical frame the renderer must draw (the mode turned by `rotation`).
     var size: Size { get }
+    /// How the picture is turned on the panel: the config's rotation combined with the
+    /// panel's own orientation. Touch input is turned back by the same amount.
+    var rotation: Rotation { get }
     /// Shows `buffer`; only the pixels inside `damage` changed since the last call.
+    /// An output that is busy (a page flip pending) keeps the damage and shows the
+    /// newest buffer contents when it can: presenting never blocks.
     func present(_ buffer: ShadowBuffer, damage: Damage) throws(DisplayError)
+    /// Descriptors the loop polls for this output (DRM events, hotplug uevents).
+    var descriptors: [FileDescriptor] { get }
+    /// One of `descriptors` is readable; `buffer` holds the newest frame.
+    func handleReadable(_ descriptor: FileDescriptor, buffer: ShadowBuffer) -> OutputEvent
+    /// Gives up the display (another program takes over) or takes it back.
+    func setActive(_ active: Bool)
+    /// Turns the panel off (DPMS) or on.
+    func setBlanked(_ blanked: Bool)
+    /// Waits for a pending flip and restores what was shown before; called once on exit.
+    func close()
+}
+
+/// What the loop must do after an output handled an event.
+public enum OutputEvent: Equatable {
+    case none
+    /// The picture was lost (display came back, master regained): present the whole frame.
+    case redrawAll
+    /// A display appeared or changed mode: lay out, render and present anew at this size.
+    case resized(Size)
+}
+
+extension DisplayOutput {
+    public var rotation: Rotation { .none }
+    public var descriptors: [FileDescriptor] { [] }
+    public func handleReadable(_ descriptor: FileDescriptor, buffer: ShadowBuffer) -> OutputEvent { .none }
+    public func setActive(_ active: Bool) {}
+    public func setBlanked(_ blanked: Bool) {}
+    public func close() {}
 }
 
 public enum DisplayError: Error, CustomStringConvertible {
@@ -25,9 +59,13 @@ public enum DisplayError: Error, CustomStringConvertible {
 /// Frames are rendered and dropped: previews, benchmarks, and replays without `--frames`.
 public final class NullOutput: DisplayOutput {
     public let size: Size
+    public let rotation: Rotation
     public private(set) var presented = 0
 
-    public init(size: Size) { self.size = size }
+    public init(size: Size, rotation: Rotation = .none) {
+        self.size = size
+        self.rotation = rotation
+    }
 
     public func present(_ buffer: ShadowBuffer, damage: Damage) throws(DisplayError) { presented += 1 }
 }

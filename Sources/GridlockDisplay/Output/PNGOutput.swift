@@ -1,15 +1,18 @@
 import GridlockCore
 
 /// `[display] backend=png`: every presented frame becomes `frame-NNNNN.png` in a folder,
-/// so the whole pipeline runs, and can be checked, with no display at all.
+/// so the whole pipeline runs, and can be checked, with no display at all. Frames are
+/// written upright (logical); `rotation` still turns the touch input, as on a panel.
 public final class PNGOutput: DisplayOutput {
     public let size: Size
+    public let rotation: Rotation
     public let directory: String
     public private(set) var written: [String] = []
 
     /// The folder must exist (the caller creates it, so this type does no file-system policy).
-    public init(size: Size, directory: String) {
+    public init(size: Size, directory: String, rotation: Rotation = .none) {
         self.size = size
+        self.rotation = rotation
         self.directory = directory
     }
 
