@@ -44,6 +44,12 @@ func main() -> Int32 {
         Journal.log(.error, "refusing to start: fix the configuration (gridlock check-config --config \(configPath))")
         return 78
     }
+    let unsafe = ConfigSafety.problems(loaded: loaded)
+    if !unsafe.isEmpty {
+        for problem in unsafe { Journal.log(.error, problem.description) }
+        Journal.log(.error, "refusing to start: the configuration or state could be changed by others")
+        return 78
+    }
     var options = Daemon.Options(configPath: configPath)
     options.benchStartup = benchStartup
     do {

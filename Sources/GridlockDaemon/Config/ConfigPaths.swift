@@ -14,7 +14,22 @@ enum ConfigPaths {
         if !folder.hasPrefix("/") {
             folder = folder == "." ? currentDirectory : join(currentDirectory, folder.hasPrefix("./") ? String(folder.dropFirst(2)) : folder)
         }
-        return join(folder, value.hasPrefix("./") ? String(value.dropFirst(2)) : value)
+        return normalised(join(folder, value))
+    }
+
+    /// `.` and `..` removed lexically (`/etc/gridlock/conf.d/../fonts/a.ttf` ->
+    /// `/etc/gridlock/fonts/a.ttf`), so logs and safety checks name the real folder.
+    /// Lexical is right here: the path is only ever opened, never compared with a link's target.
+    static func normalised(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": if !parts.isEmpty { parts.removeLast() }
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     static func dropInDirectory(of mainFile: String) -> String { mainFile + ".d" }

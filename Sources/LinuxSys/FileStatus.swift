@@ -1,0 +1,25 @@
+import Glibc
+
+/// Owner and mode of a file system object, for the daemon's safety checks.
+public struct FileStatus: Hashable, Sendable {
+    public var owner: uid_t
+    public var mode: mode_t
+
+    /// Follows symbolic links, as opening the file would.
+    public init(path: String) throws(SystemCallError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw SystemCallError(operation: "stat", path: path, errno: .current) }
+        owner = info.st_uid
+        mode = info.st_mode
+    }
+
+    public var permissions: mode_t { mode & 0o7777 }
+    public var isWritableByGroup: Bool { mode & S_IWGRP != 0 }
+    public var isWritableByOthers: Bool { mode & S_IWOTH != 0 }
+}
+
+public enum ProcessIdentity {
+    public static var effectiveUser: uid_t { geteuid() }
+    public static var realUser: uid_t { getuid() }
+    public static var processID: Int32 { getpid() }
+}
