@@ -360,3 +360,24 @@ extension Array where Element == LockEffect {
         #expect(h.machine.phase == .enrollConfirm(first: [0, 1, 2, 5]))
     }
 }
+
+@Suite struct ClearFailuresTests {
+    @Test func clearingDuringALockoutEndsItAtOnce() {
+        var h = Harness(attempts: AttemptState(failures: 5, lockoutPending: true))
+        let effects = h.machine.clearFailures(at: h.now)
+        #expect(h.machine.phase == .ready)
+        #expect(h.machine.attempts == .clean)
+        #expect(effects.contains(.report(.lockoutEnded)))
+        #expect(effects.contains(.disarmTimer))
+        #expect(effects.contains { if case .render(let s) = $0 { s.message == .prompt } else { false } })
+    }
+
+    @Test func clearingWhileReadyOnlyResetsTheCount() {
+        var h = Harness(attempts: AttemptState(failures: 3))
+        let effects = h.machine.clearFailures(at: h.now)
+        #expect(effects.isEmpty)
+        #expect(h.machine.attempts == .clean)
+        // The next failure is the first again.
+        #expect(h.draw([1, 4, 7, 8]).persisted == [AttemptState(failures: 1)])
+    }
+}

@@ -96,6 +96,19 @@ public struct LockMachine: Sendable {
         return effects
     }
 
+    /// An administrator reset the failure count (`gridlock reset-lockout`): a lockout in
+    /// force ends now.
+    public mutating func clearFailures(at now: Instant) -> [LockEffect] {
+        var effects: [LockEffect] = []
+        attempts = .clean
+        if case .lockedOut = phase {
+            phase = .ready
+            effects.append(.report(.lockoutEnded))
+        }
+        finish(&effects, now: now)
+        return effects
+    }
+
     // MARK: - Touch
 
     private var acceptsTouch: Bool {

@@ -291,6 +291,7 @@ public final class Daemon: LockShell {
     private func reload() {
         try? notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now() / 1000)")
         defer { try? notifier.notify("READY=1") }
+        reloadAttempts()
         let loaded: LoadedConfig
         do {
             loaded = try ConfigLoader.load(path: options.configPath)
@@ -313,6 +314,15 @@ public final class Daemon: LockShell {
         config = new
         matcher = PatternMatcher(config: new, hasher: hasher)
         Journal.log(.notice, "configuration reloaded from \(loaded.files.joined(separator: ", "))")
+    }
+
+    /// `gridlock reset-lockout` writes a clean state file and sends SIGHUP. Only that
+    /// transition is taken from the file: the running count is otherwise authoritative.
+    private func reloadAttempts() {
+        guard !options.benchStartup, service.machine.attempts != .clean,
+              case .loaded(let state) = AttemptStore.load(from: config.lockout.stateFile), state == .clean else { return }
+        Journal.log(.notice, "failure count cleared: \(config.lockout.stateFile) was reset")
+        service.clearFailures(at: now)
     }
 
     private func shutdown() {

@@ -36,6 +36,11 @@ public final class LockService {
         perform(machine.handle(event, at: now), at: now)
     }
 
+    /// The failure count was reset by an administrator.
+    public func clearFailures(at now: Instant) {
+        perform(machine.clearFailures(at: now), at: now)
+    }
+
     /// A reloaded config or a new display mode.
     public func reconfigure(layout: GridLayout, settings: LockSettings, theme: Theme, at now: Instant) throws(RenderError) {
         try renderer.setTheme(theme)

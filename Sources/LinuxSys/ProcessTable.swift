@@ -1,0 +1,25 @@
+import Glibc
+
+/// Finding running programs by name, as `pkill -x` does, for the tools that must tell a
+/// running daemon to reload.
+public enum ProcessTable {
+    /// Processes whose command name (`/proc/PID/comm`) is exactly `name`, except this one.
+    public static func processes(named name: String) -> [Int32] {
+        guard let dir = opendir("/proc") else { return [] }
+        defer { closedir(dir) }
+        var found: [Int32] = []
+        while let entry = readdir(dir) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = Int32(entryName), pid != getpid(),
+                  let comm = try? AtomicFile.read("/proc/\(pid)/comm") else { continue }
+            if String(decoding: comm, as: UTF8.self).split(separator: "\n").first.map(String.init) == name {
+                found.append(pid)
+            }
+        }
+        return found.sorted()
+    }
+
+    /// Sends `signal`; false when the process is gone or not ours to signal.
+    @discardableResult
+    public static func send(_ signal: Int32, to pid: Int32) -> Bool { kill(pid, signal) == 0 }
+}

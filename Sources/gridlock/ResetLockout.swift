@@ -1,0 +1,32 @@
+import Glibc
+import GridlockCore
+import GridlockDaemon
+import LinuxSys
+
+let resetLockoutCommand = Command(
+    name: "reset-lockout",
+    summary: "clear the failure count and any lockout (root only)",
+    usage: """
+        Usage: gridlock reset-lockout [--config FILE]
+
+        Writes a clean attempt state to the config's [lockout] state-file, logs who did it,
+        and sends SIGHUP to a running gridlockd so a lockout in force ends at once.
+        Must be run as root (the state file belongs to the service).
+        """
+) { arguments in
+    let configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
+    try arguments.finish()
+    guard ProcessIdentity.effectiveUser == 0 else {
+        throw CommandError("must be run as root (try: sudo gridlock reset-lockout)")
+    }
+    let config = try ConfigLoader.load(path: configPath).config
+    let path = config.lockout.stateFile
+    try AttemptStore.save(.clean, to: path)
+    let sudoUser = getenv("SUDO_USER").map { String(cString: $0) }
+    let who = "uid \(ProcessIdentity.realUser)" + (sudoUser.map { " (sudo by \($0))" } ?? "")
+    Journal.log(.notice, "gridlock reset-lockout: failure count in \(path) cleared by \(who)")
+    let daemons = ProcessTable.processes(named: "gridlockd")
+    for pid in daemons { ProcessTable.send(SIGHUP, to: pid) }
+    print("cleared \(path)" + (daemons.isEmpty ? "; no running gridlockd found" : "; told gridlockd (pid \(daemons.map(String.init).joined(separator: ", "))) to reload"))
+    return 0
+}
