@@ -31,6 +31,10 @@ let package = Package(
         .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon"]),
         .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon"]),
 
+        // Spawned by the crash-safety test and killed at random moments; not installed.
+        .executableTarget(
+            name: "gridlock-test-attempt-writer", dependencies: ["GridlockDaemon"], path: "Tests/Tools/AttemptWriter"),
+
         .testTarget(name: "GridlockCoreTests", dependencies: ["GridlockCore"]),
         .testTarget(name: "LinuxSysTests", dependencies: ["LinuxSys"]),
         .testTarget(name: "GridlockInputTests", dependencies: ["GridlockInput"]),
