@@ -58,7 +58,7 @@ extension Directory {
     }
 }
 
-public enum FileSystem {
+public enum PathLookup {
     /// The absolute path with every symbolic link resolved (realpath(3)): what a
     /// `/dev/input/by-path/...` or `by-id` link points at.
     public static func resolve(_ path: String) throws(SystemCallError) -> String {

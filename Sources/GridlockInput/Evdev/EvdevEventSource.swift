@@ -23,3 +23,15 @@ public protocol EvdevEventSource: AnyObject {
     /// The device's touch state as libevdev now holds it (after a sync, the kernel's).
     func touchSnapshot() -> TouchSnapshot
 }
+
+/// An open device as the daemon's touch source holds it: the event source plus what it
+/// polls, grabs and closes. `EvdevDevice` in the daemon; fakes over a pipe in tests.
+public protocol EvdevDeviceHandle: EvdevEventSource {
+    var path: String { get }
+    var fileDescriptor: FileDescriptor { get }
+    var description: DeviceDescription { get }
+    func setGrabbed(_ grabbed: Bool) throws(EvdevError)
+    func close()
+}
+
+extension EvdevDevice: EvdevDeviceHandle {}
