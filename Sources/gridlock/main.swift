@@ -12,6 +12,7 @@ struct Command: Sendable {
 
 let commands: [Command] = [
     checkConfigCommand, hashCommand, replayCommand, renderCommand, benchCommand, demoCommand, pixelCommand,
+    devicesCommand, recordCommand,
 ]
 
 let overview = """
