@@ -12,6 +12,8 @@ public final class TouchRecorder {
         public var drops = 0
         /// Set when recording ended because the device failed (unplugged: ENODEV).
         public var lostWith: Errno?
+
+        public init() {}
     }
 
     public let device: EvdevDevice
