@@ -123,6 +123,10 @@ public final class EvdevTouchSource: TouchSource {
     public var dropCount: Int { reader?.dropCount ?? 0 }
     public var isGrabbed: Bool { grabbed }
     private var grabbed = false
+    /// Counts device opens and closes. A new device's descriptor can reuse the number of
+    /// the one just closed, so `descriptors` alone may look unchanged to the loop; this
+    /// tells it to re-register anyway (see the integration notes).
+    public private(set) var descriptorChanges = 0
 
     // MARK: Choosing and opening
 
@@ -149,6 +153,7 @@ public final class EvdevTouchSource: TouchSource {
         reader.start(opened, at: Instant(nanoseconds: now)) { _, _ in }
         device = opened
         self.reader = reader
+        descriptorChanges += 1
         lastProblem = nil
         lastChoiceLog = []
         log(.info, "reading touches from \(path) \"\(opened.description.name)\": \(Self.summary(opened.description, pipeline))")
@@ -221,6 +226,7 @@ public final class EvdevTouchSource: TouchSource {
         reader = nil
         grabbed = false
         lastClose = now
+        descriptorChanges += 1
     }
 
     private func report(_ priority: LogPriority, _ problem: String) {
