@@ -208,7 +208,7 @@ final class EvdevTouchSourceTests {
         #expect(first.closed)
         #expect(source.devicePath == nil)
         #expect(source.descriptors.count == 1)
-        #expect(source.descriptorChanges == 2)
+        #expect(source.descriptorGeneration == 2)
         #expect(logs.contains("touch device \(directory)/event3 \"FT5406 memory based driver\" lost: \(Errno.noSuchDevice)"))
         // One look for another device, never sooner than the settle time after the close.
         #expect(source.nextDeadline == 6_000 + Self.settle)

@@ -126,7 +126,7 @@ public final class EvdevTouchSource: TouchSource {
     /// Counts device opens and closes. A new device's descriptor can reuse the number of
     /// the one just closed, so `descriptors` alone may look unchanged to the loop; this
     /// tells it to re-register anyway (see the integration notes).
-    public private(set) var descriptorChanges = 0
+    public private(set) var descriptorGeneration = 0
 
     // MARK: Choosing and opening
 
@@ -153,7 +153,7 @@ public final class EvdevTouchSource: TouchSource {
         reader.start(opened, at: Instant(nanoseconds: now)) { _, _ in }
         device = opened
         self.reader = reader
-        descriptorChanges += 1
+        descriptorGeneration += 1
         lastProblem = nil
         lastChoiceLog = []
         log(.info, "reading touches from \(path) \"\(opened.description.name)\": \(Self.summary(opened.description, pipeline))")
@@ -226,7 +226,7 @@ public final class EvdevTouchSource: TouchSource {
         reader = nil
         grabbed = false
         lastClose = now
-        descriptorChanges += 1
+        descriptorGeneration += 1
     }
 
     private func report(_ priority: LogPriority, _ problem: String) {
