@@ -231,6 +231,26 @@ final class EvdevTouchSourceTests {
         #expect(touches.count == 2)
     }
 
+    @Test("SYN_DROPPED mid-stroke: the stroke is cancelled, the drop logged, the next stroke works")
+    func dropped() throws {
+        try plug("event3", "ft5406-multitouch")
+        let source = try self.source()
+        let device = try #require(environment.opened.first)
+        let drop = InputEvent(time: .milliseconds(30), type: InputCodes.EV_SYN, code: InputCodes.SYN_DROPPED, value: 0)
+        // After the sync the kernel says nothing is down, so the new contact starts a stroke.
+        device.normal = Self.stroke(id: 1, x: 100, y: 100, moveTo: 150) + [.syncNeeded(drop)]
+            + Self.stroke(id: 2, x: 300, y: 200, moveTo: 310)
+        var touches: [TouchEvent] = []
+        source.handleReadable(device.fileDescriptor, now: 1) { touches.append($0) }
+        #expect(touches == [
+            .down(try point(100, 100)), .move(try point(150, 100)), .cancel(.eventsDropped),
+            .down(try point(300, 200)), .move(try point(310, 200)),
+        ])
+        #expect(source.dropCount == 1)
+        #expect(logs.contains("touch device \(directory)/event3 dropped events (SYN_DROPPED, 1 so far)"))
+        #expect(source.devicePath != nil)
+    }
+
     @Test("a grab held elsewhere is logged with fuser advice and the device is read anyway")
     func grabFailure() throws {
         environment.grabError = .busy

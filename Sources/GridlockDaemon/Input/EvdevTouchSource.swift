@@ -85,7 +85,12 @@ public final class EvdevTouchSource: TouchSource {
         if descriptor == inotify.fileDescriptor {
             handleDirectoryChanges(now: now)
         } else if let device, descriptor == device.fileDescriptor, reader != nil {
+            let dropsBefore = reader!.dropCount
             let outcome = reader!.drain(device, now: Instant(nanoseconds: now)) { touch, _ in emit(touch) }
+            if reader!.dropCount > dropsBefore {
+                // The kernel's buffer overflowed: the loop was too slow (or stopped) for a while.
+                log(.notice, "touch device \(device.path) dropped events (SYN_DROPPED, \(reader!.dropCount) so far); resynced from the kernel's state")
+            }
             if case .lost(let error) = outcome {
                 log(.warning, "touch device \(device.path) \"\(device.description.name)\" lost: \(error); any stroke in progress was cancelled; waiting for a touch device to appear")
                 closeDevice(now: now)
