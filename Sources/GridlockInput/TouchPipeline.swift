@@ -44,6 +44,13 @@ public struct TouchPipeline: Sendable {
         }
     }
 
+    /// The kernel's state after SYN_DROPPED, or on opening a device: a stroke in progress
+    /// is cancelled (`.eventsDropped`) and fingers already down must lift first.
+    public mutating func resync(_ snapshot: TouchSnapshot, at time: Instant, _ emit: (TouchEvent, Instant) -> Void) {
+        let mapper = self.mapper
+        decoder.resync(snapshot, at: time) { raw, time in emit(mapper.touchEvent(raw), time) }
+    }
+
     /// The device went away: a stroke in progress is cancelled.
     public mutating func deviceLost(at time: Instant, _ emit: (TouchEvent, Instant) -> Void) {
         if decoder.isStrokeActive { emit(.cancel(.deviceLost), time) }

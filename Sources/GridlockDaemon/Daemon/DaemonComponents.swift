@@ -34,7 +34,35 @@ enum DaemonComponents {
             let pipeline = try touchPipeline(for: config, device: recording.device, frame: frame, rotation: rotation)
             return RecordingTouchSource(recording: recording, pipeline: pipeline, start: start)
         case .evdev:
-            throw .unsupported("[touch] backend=evdev is not available in this build yet; use backend=replay")
+            return try evdevTouchSource(for: config, frame: frame, rotation: rotation, start: start)
+        }
+    }
+
+    // MARK: evdev (helper/evdev)
+
+    static func evdevTouchSource(
+        for config: GridlockConfig, frame: Size, rotation: Rotation, start: Int64
+    ) throws(DaemonError) -> EvdevTouchSource {
+        let selector: DeviceSelector
+        switch config.touch.device {
+        case .auto: selector = .auto
+        case .path(let path): selector = .path(path)
+        case .nameContaining(let text): selector = .name(text)
+        }
+        let calibration: CalibrationMatrix?
+        do {
+            calibration = try config.touch.calibration.map { values throws(CalibrationError) in
+                try CalibrationMatrix(values: values)
+            }
+        } catch {
+            throw .touch("[touch] calibration: \(error)")
+        }
+        let settings = EvdevTouchSource.Settings(selector: selector, grab: config.touch.grab, calibration: calibration)
+        do {
+            // A missing device is not an error: the source says so and waits for hotplug.
+            return try EvdevTouchSource(settings: settings, frame: frame, rotation: rotation, now: start)
+        } catch {
+            throw .system(error)
         }
     }
 

@@ -1,0 +1,313 @@
+import Glibc  // inotify flags
+import GridlockCore
+import GridlockInput
+import LinuxSys
+
+/// `[touch] backend=evdev`: one touch panel read through libevdev, chosen as `device=`
+/// says, with hotplug through inotify on /dev/input.
+///
+/// Lifecycle of the device: chosen and opened at start (or later, when one appears);
+/// read to EAGAIN on every wake-up; on SYN_DROPPED resynced (the stroke is cancelled);
+/// on a read error (ENODEV when unplugged, EIO) the stroke is cancelled and the device
+/// closed, and the daemon keeps running until inotify says a device node appeared or
+/// changed (IN_ATTRIB: udev sets a new node's group and mode after creating it). There is
+/// no polling: without a device the source only waits on its inotify descriptor.
+public final class EvdevTouchSource: TouchSource {
+    public struct Settings: Sendable {
+        public var selector: DeviceSelector
+        /// EVIOCGRAB while locked (`[touch] grab=`).
+        public var grab: Bool
+        /// `[touch] calibration=`; nil: the device's LIBINPUT_CALIBRATION_MATRIX, or none.
+        public var calibration: CalibrationMatrix?
+        public var directory: String
+
+        public init(
+            selector: DeviceSelector, grab: Bool = true, calibration: CalibrationMatrix? = nil,
+            directory: String = InputDeviceDirectory.defaultPath
+        ) {
+            self.selector = selector
+            self.grab = grab
+            self.calibration = calibration
+            self.directory = directory
+        }
+    }
+
+    /// Hotplug events come in bursts (create, then attribute changes, one per link udev
+    /// makes); one scan 50 ms after the first is enough and still well within a second.
+    /// It also keeps a device opened after another was closed out of the same loop
+    /// iteration, so its descriptor, which may reuse the closed one's number, is seen
+    /// by the loop as new (see the integration notes).
+    static let settleNanoseconds: Int64 = 50_000_000
+
+    private let settings: Settings
+    private let environment: any EvdevEnvironment
+    private let log: (LogPriority, String) -> Void
+    private let inotify: Inotify
+    /// Watching the directory itself, or (while it does not exist) its parent for its creation.
+    private var watchingDirectory = false
+    private var device: (any EvdevDeviceHandle)?
+    private var reader: EvdevTouchReader?
+    private var frame: Size
+    private var rotation: Rotation
+    private var grabWanted: Bool
+    private var rescanAt: Int64?
+    private var lastClose: Int64?
+    /// What was last logged about the choice and about failures, so that a burst of
+    /// hotplug events does not repeat the same lines.
+    private var lastChoiceLog: [String] = []
+    private var lastProblem: String?
+
+    public init(
+        settings: Settings, frame: Size, rotation: Rotation, now: Int64,
+        environment: any EvdevEnvironment = LibevdevEnvironment(),
+        log: @escaping (LogPriority, String) -> Void = Journal.log
+    ) throws(SystemCallError) {
+        self.settings = settings
+        self.environment = environment
+        self.log = log
+        self.frame = frame
+        self.rotation = rotation
+        grabWanted = settings.grab
+        inotify = try Inotify()
+        try watch()
+        openChosenDevice(now: now)
+    }
+
+    // MARK: TouchSource
+
+    public var descriptors: [FileDescriptor] {
+        [inotify.fileDescriptor] + (device.map { [$0.fileDescriptor] } ?? [])
+    }
+
+    public var nextDeadline: Int64? { rescanAt }
+
+    public func handleReadable(_ descriptor: FileDescriptor, now: Int64, emit: (TouchEvent) -> Void) {
+        if descriptor == inotify.fileDescriptor {
+            handleDirectoryChanges(now: now)
+        } else if let device, descriptor == device.fileDescriptor, reader != nil {
+            let dropsBefore = reader!.dropCount
+            let outcome = reader!.drain(device, now: Instant(nanoseconds: now)) { touch, _ in emit(touch) }
+            if reader!.dropCount > dropsBefore {
+                // The kernel's buffer overflowed: the loop was too slow (or stopped) for a while.
+                log(.notice, "touch device \(device.path) dropped events (SYN_DROPPED, \(reader!.dropCount) so far); resynced from the kernel's state")
+            }
+            if case .lost(let error) = outcome {
+                log(.warning, "touch device \(device.path) \"\(device.description.name)\" lost: \(error); any stroke in progress was cancelled; waiting for a touch device to appear")
+                closeDevice(now: now)
+                // Another device may already be there (auto); look once, then wait for inotify.
+                scheduleRescan(now: now)
+            }
+        }
+    }
+
+    public func handleDeadline(now: Int64, emit: (TouchEvent) -> Void) {
+        guard let due = rescanAt, due <= now else { return }
+        rescanAt = nil
+        if device == nil { openChosenDevice(now: now) }
+    }
+
+    public func setGrabbed(_ grabbed: Bool) {
+        grabWanted = settings.grab && grabbed
+        guard let device else { return }
+        applyGrab(to: device)
+    }
+
+    public func setFrame(_ frame: Size, rotation: Rotation) {
+        self.frame = frame
+        self.rotation = rotation
+        reader?.setFrame(frame, rotation: rotation)
+    }
+
+    // MARK: What the loop and tests can see
+
+    /// The open device's node, nil while waiting for one.
+    public var devicePath: String? { device?.path }
+    /// CLOCK_MONOTONIC kernel time of the last frame (SYN_REPORT) read, for input-to-frame latency.
+    public var lastFrameKernelTime: Int64? { reader?.lastFrameTime?.nanoseconds }
+    /// SYN_DROPPED events met on the current device.
+    public var dropCount: Int { reader?.dropCount ?? 0 }
+    public var isGrabbed: Bool { grabbed }
+    private var grabbed = false
+    /// Counts device opens and closes. A new device's descriptor can reuse the number of
+    /// the one just closed, so `descriptors` alone may look unchanged to the loop; this
+    /// tells it to re-register anyway (see the integration notes).
+    public private(set) var descriptorGeneration = 0
+
+    // MARK: Choosing and opening
+
+    private func openChosenDevice(now: Int64) {
+        guard let path = choose() else { return }
+        let opened: any EvdevDeviceHandle
+        do {
+            opened = try environment.open(path)
+        } catch {
+            // Gone or re-permissioned between the scan and now: the next inotify event retries.
+            report(.error, "\(error)")
+            return
+        }
+        let calibration = chooseCalibration(for: opened)
+        let pipeline: TouchPipeline
+        do {
+            pipeline = try TouchPipeline(device: opened.description, calibration: calibration, rotation: rotation, frame: frame)
+        } catch {
+            report(.error, "touch device \(path) \"\(opened.description.name)\" cannot be used: \(error)")
+            opened.close()
+            return
+        }
+        var reader = EvdevTouchReader(pipeline: pipeline)
+        reader.start(opened, at: Instant(nanoseconds: now)) { _, _ in }
+        device = opened
+        self.reader = reader
+        descriptorGeneration += 1
+        lastProblem = nil
+        lastChoiceLog = []
+        log(.info, "reading touches from \(path) \"\(opened.description.name)\": \(Self.summary(opened.description, pipeline))")
+        applyGrab(to: opened)
+    }
+
+    /// Runs the choice and logs it (once per distinct outcome); the chosen node's path.
+    private func choose() -> String? {
+        let selection: DeviceSelection
+        switch settings.selector {
+        case .path(let configured):
+            let resolved: String
+            do {
+                resolved = try environment.resolve(configured)
+            } catch {
+                report(.warning, "touch device \(configured) (device=) is not there: \(error.errno); waiting for it to appear")
+                return nil
+            }
+            selection = DeviceSelection(settings.selector, among: [environment.describe(resolved)], resolvedPath: resolved)
+        case .auto, .name:
+            do {
+                selection = DeviceSelection(settings.selector, among: try environment.scan(settings.directory))
+            } catch {
+                report(.error, "cannot list \(settings.directory): \(error); waiting for input devices to appear")
+                return nil
+            }
+        }
+        let lines = selection.logLines
+        if lines != lastChoiceLog {
+            lastChoiceLog = lines
+            let priority: LogPriority = selection.chosen == nil ? .warning : .info
+            for line in lines { log(priority, line) }
+        }
+        return selection.chosen?.path
+    }
+
+    private func chooseCalibration(for device: any EvdevDeviceHandle) -> CalibrationMatrix {
+        if let configured = settings.calibration {
+            log(.info, "calibration of \(device.path): \(configured) ([touch] calibration=)")
+            return configured
+        }
+        switch environment.udevCalibration(of: device) {
+        case .matrix(let matrix, let source):
+            log(.info, "calibration of \(device.path): \(matrix) (LIBINPUT_CALIBRATION_MATRIX from \(source))")
+            return matrix
+        case .invalid(let problem, let source):
+            log(.warning, "calibration of \(device.path): ignoring \(source): \(problem); using none")
+            return .identity
+        case .none:
+            log(.info, "calibration of \(device.path): none (no [touch] calibration= and no LIBINPUT_CALIBRATION_MATRIX in udev)")
+            return .identity
+        }
+    }
+
+    /// A failed grab is not fatal: the lock still works, other readers just see the strokes too.
+    private func applyGrab(to device: any EvdevDeviceHandle) {
+        guard grabbed != grabWanted else { return }
+        do {
+            try device.setGrabbed(grabWanted)
+            grabbed = grabWanted
+            log(.info, "\(grabWanted ? "grabbed" : "released") \(device.path) (EVIOCGRAB)")
+        } catch {
+            log(.warning, "\(error); carrying on without exclusive access")
+        }
+    }
+
+    private func closeDevice(now: Int64) {
+        device?.close()
+        device = nil
+        reader = nil
+        grabbed = false
+        lastClose = now
+        descriptorGeneration += 1
+    }
+
+    private func report(_ priority: LogPriority, _ problem: String) {
+        guard problem != lastProblem else { return }
+        lastProblem = problem
+        log(priority, problem)
+    }
+
+    // MARK: Hotplug
+
+    private func watch() throws(SystemCallError) {
+        do {
+            try inotify.watch(directory: settings.directory)
+            watchingDirectory = true
+        } catch where error.errno == .noSuchFile {
+            // No input device at all yet (devtmpfs makes /dev/input with the first one).
+            let parent = Self.parent(of: settings.directory)
+            try inotify.watch(directory: parent, mask: UInt32(bitPattern: IN_CREATE | IN_MOVED_TO))
+            watchingDirectory = false
+            log(.notice, "\(settings.directory) does not exist yet; watching \(parent) for it")
+        }
+    }
+
+    private func handleDirectoryChanges(now: Int64) {
+        let events: [Inotify.Event]
+        do {
+            events = try inotify.readEvents()
+        } catch {
+            log(.error, "inotify on \(settings.directory): \(error)")
+            return
+        }
+        var relevant = false
+        for event in events {
+            if !watchingDirectory {
+                if event.name == Self.lastComponent(of: settings.directory) {
+                    do {
+                        try inotify.watch(directory: settings.directory)
+                        watchingDirectory = true
+                        relevant = true
+                    } catch {
+                        log(.error, "cannot watch \(settings.directory): \(error)")
+                    }
+                }
+                continue
+            }
+            if event.isOverflow || InputDeviceDirectory.isEventNode(event.name) { relevant = true }
+        }
+        if relevant && device == nil { scheduleRescan(now: now) }
+    }
+
+    private func scheduleRescan(now: Int64) {
+        var due = now + Self.settleNanoseconds
+        if let lastClose { due = max(due, lastClose + Self.settleNanoseconds) }
+        rescanAt = min(rescanAt ?? due, due)
+    }
+
+    // MARK: Helpers
+
+    static func summary(_ description: DeviceDescription, _ pipeline: TouchPipeline) -> String {
+        let decoder = pipeline.decoder
+        let mapper = pipeline.mapper
+        let proto: String
+        switch decoder.touchProtocol {
+        case .protocolB: proto = "multitouch protocol B, \(decoder.slotCount) slots"
+        case .protocolA: proto = "multitouch protocol A"
+        case .singleTouch: proto = "single touch"
+        }
+        return "\(proto), x \(mapper.x.minimum)...\(mapper.x.maximum), y \(mapper.y.minimum)...\(mapper.y.maximum)"
+    }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func lastComponent(of path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}

@@ -1,0 +1,76 @@
+import Glibc
+
+/// The file-system calls the input adapter needs to find, open and identify device
+/// nodes, kept here so that no other target calls libc.
+extension FileDescriptor {
+    /// Opens a device node for a poll loop: read-only (reading and EVIOCGRAB need no
+    /// more), non-blocking from the start so a loop never stalls on it, close-on-exec
+    /// (added by `open`) so an unlock action never inherits the touch panel.
+    public static func openDeviceForReading(_ path: String) throws(SystemCallError) -> FileDescriptor {
+        try open(path, O_RDONLY | O_NONBLOCK)
+    }
+
+    /// The device number of the character or block device this descriptor is open on;
+    /// nil for anything else. Used to find the device's record in the udev database.
+    public func deviceNumber() throws(SystemCallError) -> DeviceNumber? {
+        var info = stat()
+        _ = try systemCall("fstat", path: "fd \(rawValue)") { fstat(rawValue, &info) }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFCHR || type == S_IFBLK else { return nil }
+        return DeviceNumber(rawValue: UInt64(info.st_rdev))
+    }
+}
+
+/// A device's major:minor, as udev names its database files (`/run/udev/data/c13:67`).
+public struct DeviceNumber: Hashable, Sendable, CustomStringConvertible {
+    public var major: UInt32
+    public var minor: UInt32
+
+    public init(major: UInt32, minor: UInt32) {
+        self.major = major
+        self.minor = minor
+    }
+
+    /// Splits a `dev_t` as glibc's major()/minor() do (macros Swift does not import).
+    public init(rawValue dev: UInt64) {
+        major = UInt32(truncatingIfNeeded: ((dev >> 8) & 0xfff) | ((dev >> 32) & ~UInt64(0xfff)))
+        minor = UInt32(truncatingIfNeeded: (dev & 0xff) | ((dev >> 12) & ~UInt64(0xff)))
+    }
+
+    public var description: String { "\(major):\(minor)" }
+}
+
+extension Directory {
+    /// The names in a directory, without `.` and `..`, in no particular order.
+    public static func entries(_ path: String) throws(SystemCallError) -> [String] {
+        guard let dir = opendir(path) else {
+            throw SystemCallError(operation: "opendir", path: path, errno: .current)
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
+
+public enum PathLookup {
+    /// The absolute path with every symbolic link resolved (realpath(3)): what a
+    /// `/dev/input/by-path/...` or `by-id` link points at.
+    public static func resolve(_ path: String) throws(SystemCallError) -> String {
+        guard let resolved = realpath(path, nil) else {
+            throw SystemCallError(operation: "realpath", path: path, errno: .current)
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether something (a file, directory, device node or a link to one) exists at `path`.
+    public static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+}

@@ -1,0 +1,66 @@
+import Glibc
+import GridlockCore
+import GridlockDaemon
+import GridlockInput
+import LinuxSys
+
+let recordCommand = Command(
+    name: "record",
+    summary: "record a touch device's events as an evemu file for replay and bug reports",
+    usage: """
+        Usage: gridlock record [--device PATH] [--duration SECONDS] OUT.evemu
+
+        Writes the device's description and then its events, as they arrive, in the
+        evemu text format: `evemu-play` plays it into a uinput device and
+        `gridlock replay --config FILE OUT.evemu` runs the daemon's logic on it.
+        Stops on Ctrl-C (SIGINT), SIGTERM, after --duration, or when the device goes away.
+
+          --device PATH       the device node or a by-path/by-id link; default: the one
+                              [touch] device=auto would choose (see gridlock devices)
+          --duration SECONDS  stop after this long
+
+        gridlockd grabs its device: stop it first (systemctl stop gridlockd), or
+        nothing reaches the recording.
+        """
+) { arguments in
+    let devicePath = try arguments.option("--device")
+    let durationText = try arguments.option("--duration")
+    let out = try arguments.positionals(count: 1...1, names: "OUT.evemu")[0]
+    var duration: Duration?
+    if let durationText {
+        guard let seconds = Double(durationText), seconds > 0, seconds.isFinite else {
+            throw UsageError("--duration takes a positive number of seconds", command: arguments.command)
+        }
+        duration = .nanoseconds(Int64(seconds * 1e9))
+    }
+
+    let path: String
+    if let devicePath {
+        path = try PathLookup.resolve(devicePath)
+    } else {
+        let selection = DeviceSelection(.auto, among: try InputDeviceDirectory.scan(InputDeviceDirectory.defaultPath))
+        guard let chosen = selection.chosen else {
+            let skipped = selection.logLines.dropFirst().joined(separator: "\n")
+            throw CommandError(
+                "no touchscreen in \(InputDeviceDirectory.defaultPath); name one with --device PATH (see gridlock devices)"
+                    + (skipped.isEmpty ? "" : "\n" + skipped))
+        }
+        path = chosen.path
+    }
+    // Blocked before anything else so Ctrl-C always ends the recording cleanly.
+    let stop = try SignalFD(signals: [SIGINT, SIGTERM])
+    let recorder = try TouchRecorder(path: path)
+    if recorder.grabbedElsewhere {
+        printError("warning: another process holds \(path) (EVIOCGRAB): no events will arrive; stop gridlockd first (find the holder with `fuser -v \(path)`)")
+    }
+    let output = try FileDescriptor.open(out, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+    defer { output.close() }
+    printError("recording \(path) \"\(recorder.device.description.name)\" to \(out); Ctrl-C stops")
+    let summary = try recorder.record(to: output, duration: duration, stop: stop)
+    try output.fsync()
+    var line = "recorded \(summary.events) events in \(summary.frames) frames"
+    if summary.drops > 0 { line += "; events were dropped \(summary.drops) time(s) (SYN_DROPPED)" }
+    if let lost = summary.lostWith { line += "; the device went away: \(lost)" }
+    printError(line)
+    return 0
+}

@@ -1,0 +1,353 @@
+import Foundation
+import Glibc
+import GridlockCore
+import GridlockDaemon
+import GridlockInput
+import LinuxSys
+import Testing
+
+/// A device over a pipe: real descriptors for the loop, scripted reads.
+final class FakeDevice: EvdevDeviceHandle {
+    let path: String
+    let description: DeviceDescription
+    let fileDescriptor: FileDescriptor
+    private let writeEnd: FileDescriptor
+    var normal: [EvdevReadResult] = []
+    var snapshot = TouchSnapshot(touching: false)
+    var grabError: Errno?
+    private(set) var grabCalls: [Bool] = []
+    private(set) var closed = false
+
+    init(path: String, description: DeviceDescription) throws {
+        self.path = path
+        self.description = description
+        (fileDescriptor, writeEnd) = try FileDescriptor.pipe()
+    }
+
+    deinit { close() }
+
+    func nextEvent(sync: Bool) -> EvdevReadResult {
+        if sync || normal.isEmpty { return .exhausted }
+        return normal.removeFirst()
+    }
+
+    func touchSnapshot() -> TouchSnapshot { snapshot }
+
+    func setGrabbed(_ grabbed: Bool) throws(EvdevError) {
+        grabCalls.append(grabbed)
+        if grabbed, let grabError { throw .grab(path: path, grabError) }
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        fileDescriptor.close()
+        writeEnd.close()
+    }
+}
+
+final class FakeEnvironment: EvdevEnvironment {
+    var nodes: [String: DeviceDescription] = [:]
+    var links: [String: String] = [:]
+    var udev: UdevDatabase.Calibration = .none
+    var grabError: Errno?
+    private(set) var opened: [FakeDevice] = []
+
+    func scan(_ directory: String) throws(SystemCallError) -> [ScannedDevice] {
+        nodes.keys.filter { $0.hasPrefix(directory + "/") }.map(describe)
+    }
+
+    func describe(_ path: String) -> ScannedDevice {
+        guard let device = nodes[path] else {
+            return ScannedDevice(path: path, device: .failure(.open(path: path, .noSuchFile)))
+        }
+        return ScannedDevice(path: path, device: .success(device))
+    }
+
+    func resolve(_ path: String) throws(SystemCallError) -> String {
+        if let target = links[path] { return target }
+        guard nodes[path] != nil else { throw SystemCallError(operation: "realpath", path: path, errno: .noSuchFile) }
+        return path
+    }
+
+    func open(_ path: String) throws(EvdevError) -> any EvdevDeviceHandle {
+        guard let description = nodes[path] else { throw .open(path: path, .noSuchFile) }
+        let device: FakeDevice
+        do {
+            device = try FakeDevice(path: path, description: description)
+        } catch {
+            throw .open(path: path, .noSpace)
+        }
+        device.grabError = grabError
+        opened.append(device)
+        return device
+    }
+
+    func udevCalibration(of device: any EvdevDeviceHandle) -> UdevDatabase.Calibration { udev }
+}
+
+final class LogLines: @unchecked Sendable {
+    var lines: [(LogPriority, String)] = []
+    func log(_ priority: LogPriority, _ message: String) { lines.append((priority, message)) }
+    func contains(_ text: String) -> Bool { lines.contains { $0.1.contains(text) } }
+    func count(_ text: String) -> Int { lines.filter { $0.1.contains(text) }.count }
+}
+
+@Suite("EvdevTouchSource: choice, hotplug, loss, grab, calibration", .serialized)
+final class EvdevTouchSourceTests {
+    let directory: String
+    let environment = FakeEnvironment()
+    let logs = LogLines()
+    static let frame = Size(width: 800, height: 480)
+    static let settle = Int64(50_000_000)
+
+    init() throws {
+        directory = try makeTemporaryDirectory()
+    }
+
+    deinit { removeDirectory(directory) }
+
+    func source(_ selector: DeviceSelector = .auto, grab: Bool = true, calibration: CalibrationMatrix? = nil, directory: String? = nil) throws -> EvdevTouchSource {
+        let settings = EvdevTouchSource.Settings(
+            selector: selector, grab: grab, calibration: calibration, directory: directory ?? self.directory)
+        return try EvdevTouchSource(
+            settings: settings, frame: Self.frame, rotation: .none, now: 1_000, environment: environment,
+            log: logs.log)
+    }
+
+    /// A device node appears: the fake knows it, and a file of that name makes inotify speak.
+    func plug(_ name: String, _ fixture: String) throws {
+        environment.nodes["\(directory)/\(name)"] = try deviceFixture(fixture)
+        let fd = try FileDescriptor.open("\(directory)/\(name)", O_CREAT | O_WRONLY)
+        fd.close()
+    }
+
+    func unplug(_ name: String) {
+        environment.nodes["\(directory)/\(name)"] = nil
+        unlink("\(directory)/\(name)")
+    }
+
+    /// Lets the source see inotify's news and then runs its rescan when it asked for one.
+    func deliverHotplug(_ source: EvdevTouchSource, now: Int64) -> [TouchEvent] {
+        var touches: [TouchEvent] = []
+        source.handleReadable(source.descriptors[0], now: now) { touches.append($0) }
+        if let due = source.nextDeadline { source.handleDeadline(now: due) { touches.append($0) } }
+        return touches
+    }
+
+    static func stroke(id: Int32, x: Int32, y: Int32, moveTo: Int32) -> [EvdevReadResult] {
+        var t = Int64(1_000_000)
+        func e(_ type: UInt16, _ code: UInt16, _ value: Int32) -> EvdevReadResult {
+            .event(InputEvent(time: Instant(nanoseconds: t), type: type, code: code, value: value))
+        }
+        var result = [
+            e(1, InputCodes.BTN_TOUCH, 1), e(3, InputCodes.ABS_MT_SLOT, 0), e(3, InputCodes.ABS_MT_TRACKING_ID, id),
+            e(3, InputCodes.ABS_MT_POSITION_X, x), e(3, InputCodes.ABS_MT_POSITION_Y, y), e(0, InputCodes.SYN_REPORT, 0),
+        ]
+        t += 10_000_000
+        result += [e(3, InputCodes.ABS_MT_POSITION_X, moveTo), e(0, InputCodes.SYN_REPORT, 0)]
+        return result
+    }
+
+    func point(_ x: Int32, _ y: Int32, calibration: CalibrationMatrix = .identity) throws -> Point {
+        let device = try deviceFixture("ft5406-multitouch")
+        return try CoordinateMapper(
+            x: device.absInfo(InputCodes.ABS_MT_POSITION_X)!, y: device.absInfo(InputCodes.ABS_MT_POSITION_Y)!,
+            calibration: calibration, frame: Self.frame
+        ).point(x: x, y: y)
+    }
+
+    @Test("no device: said once, no polling; a plugged touchscreen is taken within the settle time and grabbed")
+    func hotplug() throws {
+        try plug("event0", "logitech-mouse")
+        let source = try self.source()
+        #expect(source.devicePath == nil)
+        #expect(source.descriptors.count == 1)
+        #expect(source.nextDeadline == nil)
+        #expect(logs.count("no touch device matches device=auto (1 input device(s) looked at)") == 1)
+        #expect(logs.contains("skipped \(directory)/event0"))
+
+        // A node that is not an event node changes nothing.
+        _ = try FileDescriptor.open("\(directory)/mouse0", O_CREAT | O_WRONLY).close()
+        source.handleReadable(source.descriptors[0], now: 2_000) { _ in }
+        #expect(source.nextDeadline == nil)
+
+        try plug("event5", "ft5406-multitouch")
+        source.handleReadable(source.descriptors[0], now: 3_000) { _ in }
+        let due = try #require(source.nextDeadline)
+        #expect(due == 3_000 + Self.settle)
+        source.handleDeadline(now: due - 1) { _ in }
+        #expect(source.devicePath == nil)
+        source.handleDeadline(now: due) { _ in }
+        #expect(source.devicePath == "\(directory)/event5")
+        #expect(source.nextDeadline == nil)
+        #expect(source.descriptors == [source.descriptors[0], environment.opened[0].fileDescriptor])
+        #expect(environment.opened[0].grabCalls == [true])
+        #expect(source.isGrabbed)
+        #expect(logs.contains("touch device \(directory)/event5 \"FT5406 memory based driver\": first touchscreen (multitouch, protocol B)"))
+        #expect(logs.contains("reading touches from \(directory)/event5 \"FT5406 memory based driver\": multitouch protocol B, 10 slots, x 0...799, y 0...479"))
+        #expect(logs.contains("calibration of \(directory)/event5: none"))
+    }
+
+    @Test("a device lost mid-stroke: stroke cancelled, device closed, daemon waits; the returning device works")
+    func lossAndReturn() throws {
+        try plug("event3", "ft5406-multitouch")
+        let source = try self.source()
+        let first = try #require(environment.opened.first)
+        first.normal = Self.stroke(id: 1, x: 100, y: 100, moveTo: 150)
+        var touches: [TouchEvent] = []
+        source.handleReadable(first.fileDescriptor, now: 5_000) { touches.append($0) }
+        #expect(touches == [.down(try point(100, 100)), .move(try point(150, 100))])
+        #expect(source.lastFrameKernelTime == 11_000_000)
+
+        first.normal = [.failed(.noSuchDevice)]
+        unplug("event3")
+        touches = []
+        source.handleReadable(first.fileDescriptor, now: 6_000) { touches.append($0) }
+        #expect(touches == [.cancel(.deviceLost)])
+        #expect(first.closed)
+        #expect(source.devicePath == nil)
+        #expect(source.descriptors.count == 1)
+        #expect(source.descriptorGeneration == 2)
+        #expect(logs.contains("touch device \(directory)/event3 \"FT5406 memory based driver\" lost: \(Errno.noSuchDevice)"))
+        // One look for another device, never sooner than the settle time after the close.
+        #expect(source.nextDeadline == 6_000 + Self.settle)
+        source.handleDeadline(now: 6_000 + Self.settle) { _ in }
+        #expect(source.devicePath == nil)
+        #expect(source.nextDeadline == nil)
+        #expect(logs.count("no touch device matches device=auto") == 1)
+
+        try plug("event3", "ft5406-multitouch")
+        _ = deliverHotplug(source, now: 7_000)
+        let second = try #require(environment.opened.last)
+        #expect(second !== first)
+        #expect(source.devicePath == "\(directory)/event3")
+        second.normal = Self.stroke(id: 2, x: 300, y: 200, moveTo: 310)
+        touches = []
+        source.handleReadable(second.fileDescriptor, now: 8_000) { touches.append($0) }
+        #expect(touches == [.down(try point(300, 200)), .move(try point(310, 200))])
+        // The old descriptor, if it ever came back, is not read from.
+        source.handleReadable(first.fileDescriptor, now: 9_000) { touches.append($0) }
+        #expect(touches.count == 2)
+    }
+
+    @Test("SYN_DROPPED mid-stroke: the stroke is cancelled, the drop logged, the next stroke works")
+    func dropped() throws {
+        try plug("event3", "ft5406-multitouch")
+        let source = try self.source()
+        let device = try #require(environment.opened.first)
+        let drop = InputEvent(time: .milliseconds(30), type: InputCodes.EV_SYN, code: InputCodes.SYN_DROPPED, value: 0)
+        // After the sync the kernel says nothing is down, so the new contact starts a stroke.
+        device.normal = Self.stroke(id: 1, x: 100, y: 100, moveTo: 150) + [.syncNeeded(drop)]
+            + Self.stroke(id: 2, x: 300, y: 200, moveTo: 310)
+        var touches: [TouchEvent] = []
+        source.handleReadable(device.fileDescriptor, now: 1) { touches.append($0) }
+        #expect(touches == [
+            .down(try point(100, 100)), .move(try point(150, 100)), .cancel(.eventsDropped),
+            .down(try point(300, 200)), .move(try point(310, 200)),
+        ])
+        #expect(source.dropCount == 1)
+        #expect(logs.contains("touch device \(directory)/event3 dropped events (SYN_DROPPED, 1 so far)"))
+        #expect(source.devicePath != nil)
+    }
+
+    @Test("a grab held elsewhere is logged with fuser advice and the device is read anyway")
+    func grabFailure() throws {
+        environment.grabError = .busy
+        try plug("event1", "goodix-multitouch")
+        let source = try self.source()
+        #expect(source.devicePath == "\(directory)/event1")
+        #expect(!source.isGrabbed)
+        let warning = try #require(logs.lines.first { $0.1.contains("EVIOCGRAB") })
+        #expect(warning.0 == .warning)
+        #expect(warning.1.contains("fuser -v \(directory)/event1"))
+        #expect(warning.1.contains("carrying on without exclusive access"))
+    }
+
+    @Test("handover: setGrabbed releases and retakes the grab; grab=false never grabs")
+    func handover() throws {
+        try plug("event1", "goodix-multitouch")
+        let source = try self.source()
+        let device = try #require(environment.opened.first)
+        source.setGrabbed(false)
+        #expect(!source.isGrabbed)
+        source.setGrabbed(true)
+        #expect(source.isGrabbed)
+        #expect(device.grabCalls == [true, false, true])
+
+        let ungrabbed = try self.source(grab: false)
+        ungrabbed.setGrabbed(true)
+        #expect(!ungrabbed.isGrabbed)
+        #expect(environment.opened.last!.grabCalls == [])
+    }
+
+    @Test("calibration: udev's LIBINPUT_CALIBRATION_MATRIX without a configured one; the config's wins")
+    func calibration() throws {
+        let swap = try CalibrationMatrix(parsing: "0 1 0 1 0 0")
+        environment.udev = .matrix(swap, source: "/run/udev/data/c13:67")
+        try plug("event2", "ft5406-multitouch")
+        let fromUdev = try self.source()
+        #expect(logs.contains("calibration of \(directory)/event2: 0 1 0 1 0 0 (LIBINPUT_CALIBRATION_MATRIX from /run/udev/data/c13:67)"))
+        environment.opened.last!.normal = Self.stroke(id: 1, x: 100, y: 300, moveTo: 100)
+        var touches: [TouchEvent] = []
+        fromUdev.handleReadable(environment.opened.last!.fileDescriptor, now: 1) { touches.append($0) }
+        #expect(touches.first == .down(try point(100, 300, calibration: swap)))
+        #expect(touches.first != .down(try point(100, 300)))
+
+        let configured = try self.source(calibration: .identity)
+        #expect(logs.contains("calibration of \(directory)/event2: 1 0 0 0 1 0 ([touch] calibration=)"))
+        environment.opened.last!.normal = Self.stroke(id: 1, x: 100, y: 300, moveTo: 100)
+        touches = []
+        configured.handleReadable(environment.opened.last!.fileDescriptor, now: 1) { touches.append($0) }
+        #expect(touches.first == .down(try point(100, 300)))
+
+        environment.udev = .invalid("LIBINPUT_CALIBRATION_MATRIX=1 0: wrong", source: "db")
+        _ = try self.source()
+        #expect(logs.lines.contains { $0.0 == .warning && $0.1.contains("ignoring db") })
+    }
+
+    @Test("explicit path through a link, explicit name, and a configured path that is not there yet")
+    func explicit() throws {
+        try plug("event0", "egalax-single-touch")
+        try plug("event1", "goodix-multitouch")
+        let link = "/dev/input/by-path/platform-goodix-event"
+        environment.links[link] = "\(directory)/event1"
+        let byPath = try self.source(.path(link))
+        #expect(byPath.devicePath == "\(directory)/event1")
+        #expect(logs.contains("configured by path (via \(link))"))
+
+        let byName = try self.source(.name("eGalax"))
+        #expect(byName.devicePath == "\(directory)/event0")
+
+        let missing = try self.source(.path("\(directory)/event9"))
+        #expect(missing.devicePath == nil)
+        #expect(logs.contains("touch device \(directory)/event9 (device=) is not there"))
+        try plug("event9", "ilitek-multitouch")
+        _ = deliverHotplug(missing, now: 5_000)
+        #expect(missing.devicePath == "\(directory)/event9")
+    }
+
+    @Test("no /dev/input yet: the parent is watched until it appears")
+    func missingDirectory() throws {
+        let input = "\(directory)/input"
+        let source = try self.source(directory: input)
+        #expect(logs.contains("\(input) does not exist yet; watching \(directory) for it"))
+        try Directory.create(input)
+        source.handleReadable(source.descriptors[0], now: 10) { _ in }
+        let due = try #require(source.nextDeadline)
+        source.handleDeadline(now: due) { _ in }
+        // Now the directory itself is watched: a node created in it is noticed.
+        environment.nodes["\(input)/event0"] = try deviceFixture("ft5406-multitouch")
+        _ = try FileDescriptor.open("\(input)/event0", O_CREAT | O_WRONLY).close()
+        source.handleReadable(source.descriptors[0], now: 100_000_000) { _ in }
+        let next = try #require(source.nextDeadline)
+        source.handleDeadline(now: next) { _ in }
+        #expect(source.devicePath == "\(input)/event0")
+    }
+}
+
+func deviceFixture(_ name: String) throws -> DeviceDescription {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/devices/\(name).evemu")
+    return try EvemuRecording(parsing: String(contentsOf: url, encoding: .utf8), file: url.path).device
+}
