@@ -38,6 +38,10 @@ public final class Daemon: LockShell {
     private var service: LockService!
     private var touch: TouchSource
     private var polledTouchDescriptors: [FileDescriptor] = []
+    private var polledTouchGeneration = 0
+    /// The latest input frame already measured, and the worst input-to-present time of the stroke.
+    private var measuredInputTime: Int64?
+    private var strokeWorstLatency: Int64 = 0
     private var polledOutputDescriptors: [FileDescriptor] = []
     private var verification: BackgroundJob<String?>?
     private let actions = ActionRunner()
@@ -194,9 +198,15 @@ public final class Daemon: LockShell {
 
     /// Handles queued events, then re-arms the one timer and refreshes the polled descriptors.
     private func afterEvents() {
+        let presentedBefore = service.framesPresented
+        var strokeEnded = false
         while !pending.isEmpty {
-            service.handle(pending.removeFirst(), at: now)
+            let event = pending.removeFirst()
+            if case .touch(.up) = event { strokeEnded = true }
+            if case .touch(.cancel) = event { strokeEnded = true }
+            service.handle(event, at: now)
         }
+        measureInputLatency(presented: service.framesPresented > presentedBefore, strokeEnded: strokeEnded)
         if !readySent, service.framesPresented > 0 {
             readySent = true
             try? notifier.notify("READY=1\nSTATUS=Showing the lock screen")
@@ -242,8 +252,28 @@ public final class Daemon: LockShell {
         }
     }
 
+    /// Input-to-present time: from the kernel's timestamp of the frame that moved the
+    /// finger to the moment its picture was handed to the display. Logged once per stroke
+    /// (the worst), at debug level, so a slow panel or renderer shows up without noise.
+    private func measureInputLatency(presented: Bool, strokeEnded: Bool) {
+        if presented, let input = touch.lastFrameKernelTime, input != measuredInputTime {
+            measuredInputTime = input
+            strokeWorstLatency = max(strokeWorstLatency, MonotonicClock.now() - input)
+        }
+        if strokeEnded, strokeWorstLatency > 0 {
+            Journal.log(.debug, "stroke input-to-frame latency: worst \(strokeWorstLatency / 1000) us")
+            strokeWorstLatency = 0
+        }
+    }
+
     /// Devices come and go (hotplug, a display appearing): poll exactly what the sources hold now.
     private func syncDescriptors() {
+        if touch.descriptorGeneration != polledTouchGeneration {
+            // The numbers may be the same as before but name another device now: register afresh.
+            polledTouchGeneration = touch.descriptorGeneration
+            for fd in polledTouchDescriptors { try? poller.remove(fd) }
+            polledTouchDescriptors = []
+        }
         sync(&polledTouchDescriptors, to: touch.descriptors, base: Token.touchBase, what: "touch device")
         sync(&polledOutputDescriptors, to: service.output.descriptors, base: Token.outputBase, what: "display")
     }
@@ -287,7 +317,8 @@ public final class Daemon: LockShell {
     }
 
     /// SIGHUP: a config that fails to load changes nothing; a good one takes effect at once
-    /// (look, grid, timings, patterns, calibration). Display and touch backends need a restart.
+    /// (look, grid, timings, lockout schedule, patterns, actions). [display] and [touch]
+    /// changes need a restart: the devices stay open across a reload.
     private func reload() {
         try? notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now() / 1000)")
         defer { try? notifier.notify("READY=1") }
@@ -301,8 +332,8 @@ public final class Daemon: LockShell {
             return
         }
         let new = loaded.config
-        if new.display != config.display || new.touch.backend != config.touch.backend || new.touch.device != config.touch.device {
-            Journal.log(.warning, "reload: [display] and [touch] backend/device changes take effect after a restart")
+        if new.display != config.display || new.touch != config.touch {
+            Journal.log(.warning, "reload: changes to [display] and [touch] take effect after a restart (systemctl restart gridlockd)")
         }
         let frame = service.output.size
         do {

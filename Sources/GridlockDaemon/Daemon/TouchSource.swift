@@ -13,4 +13,14 @@ public protocol TouchSource: AnyObject {
     func setGrabbed(_ grabbed: Bool)
     /// The logical frame and rotation changed (a display appeared or changed mode).
     func setFrame(_ frame: Size, rotation: Rotation)
+    /// Changes whenever a descriptor was closed or opened: a new device's descriptor can
+    /// reuse a closed one's number, so equal `descriptors` do not mean the same files.
+    var descriptorGeneration: Int { get }
+    /// CLOCK_MONOTONIC kernel time of the last input frame read, for input-to-frame latency.
+    var lastFrameKernelTime: Int64? { get }
+}
+
+extension TouchSource {
+    public var descriptorGeneration: Int { 0 }
+    public var lastFrameKernelTime: Int64? { nil }
 }
