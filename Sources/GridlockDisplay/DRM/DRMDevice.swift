@@ -37,19 +37,55 @@ public enum DRMError: Error, Hashable, CustomStringConvertible {
 /// A dumb buffer: kernel memory the display scans out, mapped into this process and
 /// registered as a framebuffer. Written only, never read (it may be uncached).
 struct DumbBuffer {
-    let handle: UInt32
-    let framebufferID: UInt32
-    let width: Int
-    let height: Int
-    let stride: Int
-    let size: Int
-    let pixels: UnsafeMutableRawPointer
+    var handle: UInt32
+    var framebufferID: UInt32
+    var width: Int
+    var height: Int
+    var stride: Int
+    var size: Int
+    var pixels: UnsafeMutableRawPointer
+}
+
+/// What `DRMOutput` needs of a card: `DRMDevice` on a kernel, a fake in the tests (which
+/// check flip pacing, master hand-over and restore without /dev/dri).
+protocol KMSDevice: AnyObject {
+    var path: String { get }
+    var fileDescriptor: FileDescriptor { get }
+    func readCard() throws(DRMError) -> KMSCard
+    func readCrtc(_ id: UInt32) -> KMSCrtc?
+    func setMaster() throws(DRMError)
+    func dropMaster() throws(DRMError)
+    func createDumbBuffer(width: Int, height: Int) throws(DRMError) -> DumbBuffer
+    func destroy(_ buffer: DumbBuffer)
+    func setCrtc(_ crtcID: UInt32, framebufferID: UInt32, x: UInt32, y: UInt32, connectorID: UInt32, mode: KMSMode) throws(DRMError)
+    func disableCrtc(_ crtcID: UInt32) throws(DRMError)
+    func pageFlip(_ crtcID: UInt32, framebufferID: UInt32) throws(DRMError)
+    var completedFlips: UInt32 { get }
+    func handleEvents() throws(DRMError)
+    func waitForEvent(milliseconds: Int32) -> Bool
+    func dirtyFramebuffer(_ framebufferID: UInt32, physicalRects: [Rect]) -> Errno?
+    func setConnectorProperty(_ connectorID: UInt32, property: UInt32, value: UInt64, name: String) throws(DRMError)
+}
+
+/// How cards are opened: the kernel's /dev/dri, or the tests' fakes.
+struct KMSDeviceOpener {
+    var open: (String) throws(DRMError) -> any KMSDevice
+    var openAll: () -> (opened: [(device: any KMSDevice, card: KMSCard)], tried: [String])
+
+    static var system: KMSDeviceOpener {
+        KMSDeviceOpener(
+        open: { (path) throws(DRMError) in try DRMDevice(path: path) },
+        openAll: {
+            let all = DRMDevice.openAll()
+            return (all.opened.map { ($0.device as any KMSDevice, $0.card) }, all.tried)
+        })
+    }
 }
 
 /// The thin adapter over libdrm: one open card. It decides nothing; it reads the card into
 /// `KMSCard` values and carries out what `DRMOutput` asks, turning every failure into a
 /// `DRMError` with the path and errno. Not thread-safe: it belongs to the loop thread.
-final class DRMDevice {
+final class DRMDevice: KMSDevice {
     let path: String
     let fileDescriptor: FileDescriptor
     /// Filled in by the C page-flip handler through the flip's user data (see shim.h).
@@ -272,7 +308,7 @@ final class DRMDevice {
     // MARK: Scan-out
 
     /// A modeset: `framebufferID` on `crtcID` driving `connectorID` in `mode`; takes effect at once.
-    func setCrtc(_ crtcID: UInt32, framebufferID: UInt32, x: UInt32 = 0, y: UInt32 = 0, connectorID: UInt32, mode: KMSMode) throws(DRMError) {
+    func setCrtc(_ crtcID: UInt32, framebufferID: UInt32, x: UInt32, y: UInt32, connectorID: UInt32, mode: KMSMode) throws(DRMError) {
         var info = Self.modeInfo(mode)
         var connector = connectorID
         try check(drmModeSetCrtc(fd, crtcID, framebufferID, x, y, &connector, 1, &info), "drmModeSetCrtc \(mode) on CRTC \(crtcID)")

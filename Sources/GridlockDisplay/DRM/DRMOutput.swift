@@ -23,7 +23,8 @@ public final class DRMOutput: DisplayOutput {
     public private(set) var rotation: Rotation
 
     private let request: KMSRequest
-    private var device: DRMDevice?
+    private var device: (any KMSDevice)?
+    private let opener: KMSDeviceOpener
     private var display: Display?
     /// CRTC states as first seen, before this process set any mode: restored on exit.
     private var savedCrtcs: [UInt32: KMSCrtc] = [:]
@@ -66,8 +67,13 @@ public final class DRMOutput: DisplayOutput {
     /// `placeholder` is the physical size reported (turned by the requested rotation)
     /// while no display exists. Throws for what waiting cannot fix (a mode the connector
     /// does not offer, an unreadable device); a missing display is waited for.
-    public init(request: KMSRequest, placeholder: Size) throws(DRMError) {
+    public convenience init(request: KMSRequest, placeholder: Size) throws(DRMError) {
+        try self.init(request: request, placeholder: placeholder, opener: .system, hotplug: true)
+    }
+
+    init(request: KMSRequest, placeholder: Size, opener: KMSDeviceOpener, hotplug: Bool) throws(DRMError) {
         self.request = request
+        self.opener = opener
         size = request.rotation.logicalSize(physical: placeholder)
         rotation = request.rotation
         do {
@@ -78,7 +84,7 @@ public final class DRMOutput: DisplayOutput {
             throw .system(path: "drm", operation: error.operation, errno: error.errno)
         }
         do {
-            uevents = try NetlinkUevents()
+            uevents = hotplug ? try NetlinkUevents() : nil
         } catch {
             // Containers and some sandboxes refuse the uevent socket: the panel then works
             // as found at start, without hotplug.
@@ -105,6 +111,11 @@ public final class DRMOutput: DisplayOutput {
         fds.append(wakeup.fileDescriptor)
         return fds
     }
+
+    // For the tests, which drive `handleReadable` by hand.
+    var rescanDescriptor: FileDescriptor { rescanTimer.fileDescriptor }
+    var masterRetryDescriptor: FileDescriptor { masterRetryTimer.fileDescriptor }
+    var wakeupDescriptor: FileDescriptor { wakeup.fileDescriptor }
 
     public func present(_ buffer: ShadowBuffer, damage: Damage) throws(DisplayError) {
         guard display != nil else { return }
@@ -219,7 +230,7 @@ public final class DRMOutput: DisplayOutput {
         defer { self.display = display }
         do {
             if display.needsModeset {
-                try device.setCrtc(selection.crtcID, framebufferID: target.framebufferID, connectorID: selection.connector.id, mode: mode)
+                try device.setCrtc(selection.crtcID, framebufferID: target.framebufferID, x: 0, y: 0, connectorID: selection.connector.id, mode: mode)
                 display.needsModeset = false
                 display.damage.shown(index, flipping: false)
                 if blanked { applyDPMS() }
@@ -232,7 +243,7 @@ public final class DRMOutput: DisplayOutput {
                     // The driver has no page flip: show this buffer with a modeset and
                     // from now on draw into it directly, telling the driver with DirtyFB.
                     Journal.log(.notice, "display: \(device.path) cannot flip pages (\(error.errno.map { "\($0)" } ?? "")); drawing into one buffer with DirtyFB")
-                    try device.setCrtc(selection.crtcID, framebufferID: target.framebufferID, connectorID: selection.connector.id, mode: mode)
+                    try device.setCrtc(selection.crtcID, framebufferID: target.framebufferID, x: 0, y: 0, connectorID: selection.connector.id, mode: mode)
                     for (other, b) in display.buffers.enumerated() where other != index { device.destroy(b) }
                     display.buffers = [target]
                     display.flips = false
@@ -258,6 +269,8 @@ public final class DRMOutput: DisplayOutput {
                 // manager): wait to be made active again instead of failing every frame.
                 Journal.log(.warning, "display: lost DRM master on \(device.path): \(error)")
                 hasMaster = false
+                self.display = display
+                if wantActive { takeMaster(regained: true) }
                 return
             }
             throw error.asDisplayError
@@ -381,7 +394,7 @@ public final class DRMOutput: DisplayOutput {
     /// Finds the card and the selection; sets up buffers when it differs from what is lit.
     /// Returns whether size or rotation (or the display itself) changed.
     private func setUp(initial: Bool) throws(DRMError) -> Bool {
-        let found: (DRMDevice, KMSCard)?
+        let found: (any KMSDevice, KMSCard)?
         do {
             found = try locate()
         } catch {
@@ -444,7 +457,7 @@ public final class DRMOutput: DisplayOutput {
 
     /// The card to use: the configured one, or the first suitable one (`KMSChoice.card`).
     /// The one already open is reused so master and buffers stay valid.
-    private func locate() throws(DRMError) -> (DRMDevice, KMSCard) {
+    private func locate() throws(DRMError) -> (any KMSDevice, KMSCard) {
         if let device {
             do {
                 let card = try device.readCard()
@@ -457,10 +470,10 @@ public final class DRMOutput: DisplayOutput {
         }
         switch request.device {
         case .path(let path):
-            let device = try DRMDevice(path: path)
+            let device = try opener.open(path)
             return (device, try device.readCard())
         case .auto:
-            let cards = DRMDevice.openAll()
+            let cards = opener.openAll()
             guard let chosen = KMSChoice.card(request, among: cards.opened.map(\.card)),
                   let pair = cards.opened.first(where: { $0.card.path == chosen.path }) else {
                 throw .noCard(tried: cards.tried)
@@ -473,7 +486,7 @@ public final class DRMOutput: DisplayOutput {
         }
     }
 
-    private func adopt(_ newDevice: DRMDevice) {
+    private func adopt(_ newDevice: any KMSDevice) {
         guard device !== newDevice else { return }
         if device != nil { dropDevice() }
         device = newDevice
@@ -489,7 +502,7 @@ public final class DRMOutput: DisplayOutput {
             for buffer in display.buffers { device.destroy(buffer) }
         }
         self.display = nil
-        Journal.log(.notice, "display: \(display.selection.connector.name) is gone; waiting for a display")
+        Journal.log(.notice, "display: leaving \(display.selection.connector.name) \(display.selection.mode)")
     }
 
     private func dropDevice() {
@@ -504,7 +517,7 @@ public final class DRMOutput: DisplayOutput {
 
     /// Puts back what the CRTC showed before this process first set a mode (the console,
     /// a boot splash), or turns it off if it showed nothing.
-    private func restore(crtc crtcID: UInt32, connector: UInt32, on device: DRMDevice) {
+    private func restore(crtc crtcID: UInt32, connector: UInt32, on device: any KMSDevice) {
         guard let saved = savedCrtcs[crtcID] else { return }
         do {
             if saved.bufferID != 0, let mode = saved.mode {
