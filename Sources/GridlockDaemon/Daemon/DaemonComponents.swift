@@ -126,3 +126,11 @@ public enum DaemonError: Error, CustomStringConvertible {
         }
     }
 }
+
+extension GridlockConfig {
+    /// The display part of `gridlock devices`: cards, connectors, modes, panel orientation,
+    /// and what this config's `[display]` would light (reads /dev/dri; needs no DRM master).
+    public func displayDeviceReport() -> String {
+        DisplayDeviceReport.text(request: DaemonComponents.kmsRequest(for: display))
+    }
+}
