@@ -209,4 +209,9 @@ struct KMSChoiceTests {
         #expect(laptop.contains("    1920x1080@60 (preferred, current)"))
         #expect(laptop.hasSuffix("display choice: /dev/dri/card0: eDP-1: no mode 640x480 (it offers 1920x1080@60, 1920x1080@48)\n"))
     }
+
+    @Test("without /dev/dri the report says so")
+    func reportWithoutCards() {
+        #expect(DisplayDeviceReport.text(directory: "/nonexistent/dri") == "display: no DRM cards in /nonexistent/dri\n")
+    }
 }

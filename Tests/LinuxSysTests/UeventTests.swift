@@ -38,3 +38,15 @@ struct UeventTests {
         #expect(Uevent(datagram: [UInt8]()) == nil)
     }
 }
+
+@Suite("Kernel uevent socket")
+struct UeventSocketTests {
+    @Test("the socket binds to the kernel's group and reads nothing when nothing happened")
+    func opensAndIsIdle() throws {
+        let socket = try NetlinkUevents()
+        let batch = try socket.readEvents()
+        #expect(!batch.overflowed)
+        // Any event here would be the machine's own hotplug; none is from DRM in a test run.
+        #expect(!batch.events.contains { $0.subsystem == "drm" })
+    }
+}
