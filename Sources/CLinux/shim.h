@@ -18,3 +18,7 @@ extern int pipe2(int pipefd[2], int flags);
 static inline int gridlock_pidfd_open(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
 }
+
+// Kernel uevents over netlink (sockaddr_nl, NETLINK_KOBJECT_UEVENT), for display hotplug.
+#include <sys/socket.h>
+#include <linux/netlink.h>

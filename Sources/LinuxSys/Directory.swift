@@ -42,3 +42,18 @@ extension Directory {
 public func unlinkIfPresent(_ path: String) -> Bool {
     unlink(path) == 0
 }
+
+extension Directory {
+    /// The names in `path` (without `.` and `..`), in no particular order; nil when the
+    /// directory cannot be opened (e.g. /dev/dri before any display driver loaded).
+    public static func entries(_ path: String) -> [String]? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}

@@ -17,8 +17,33 @@ enum DaemonComponents {
             try makeDirectory(directory)
             return PNGOutput(size: frame, directory: directory, rotation: config.display.rotation)
         case .drm:
-            throw .unsupported("[display] backend=drm is not available in this build yet; use backend=png")
+            do {
+                return try DRMOutput(request: kmsRequest(for: config.display), placeholder: physical)
+            } catch {
+                throw .display("\(error)")
+            }
         }
+    }
+
+    /// `[display]` as the DRM output's request (the display target knows nothing of the config).
+    static func kmsRequest(for display: DisplayConfig) -> KMSRequest {
+        let device: KMSRequest.Device =
+            switch display.device {
+            case .auto: .auto
+            case .path(let path): .path(path)
+            }
+        let connector: KMSRequest.Connector =
+            switch display.connector {
+            case .auto: .auto
+            case .named(let name): .named(name)
+            }
+        let mode: KMSRequest.Mode =
+            switch display.mode {
+            case .preferred: .preferred
+            case .current: .current
+            case .size(let size, let hz): .size(width: size.width, height: size.height, refreshHz: hz)
+            }
+        return KMSRequest(device: device, connector: connector, mode: mode, rotation: display.rotation)
     }
 
     /// `rotation` is the output's: the config's combined with the panel's own orientation.
@@ -127,5 +152,13 @@ public enum DaemonError: Error, CustomStringConvertible {
         case .config, .unsupported: 78
         case .display, .touch, .system: 1
         }
+    }
+}
+
+extension GridlockConfig {
+    /// The display part of `gridlock devices`: cards, connectors, modes, panel orientation,
+    /// and what this config's `[display]` would light (reads /dev/dri; needs no DRM master).
+    public func displayDeviceReport() -> String {
+        DisplayDeviceReport.text(request: DaemonComponents.kmsRequest(for: display))
     }
 }

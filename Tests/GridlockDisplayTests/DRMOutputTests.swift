@@ -1,0 +1,342 @@
+import GridlockCore
+import LinuxSys
+import Testing
+
+@testable import GridlockDisplay
+
+/// A card in memory that behaves as the kernel does for the calls `DRMOutput` makes:
+/// a modeset shows a buffer at once, a flip shows it when `completeFlip()` is called,
+/// a second flip while one is pending is EBUSY, nothing works without master.
+final class FakeCard: KMSDevice {
+    let path: String
+    let fileDescriptor = FileDescriptor(rawValue: 10_000)
+    var card: KMSCard
+    var log: [String] = []
+    var isMaster = true
+    var masterHeldElsewhere = false
+    var flipsSupported = true
+    var dirtyResult: Errno? = nil
+    var pendingFlip: UInt32?
+    var completedFlips: UInt32 = 0
+    /// CRTC id -> framebuffer on screen.
+    var scanOut: [UInt32: UInt32] = [:]
+    var modes: [UInt32: KMSMode] = [:]
+    var buffers: [UInt32: DumbBuffer] = [:]
+    private var nextID: UInt32 = 500
+
+    init(_ card: KMSCard) {
+        self.card = card
+        path = card.path
+        for crtc in card.crtcs where crtc.bufferID != 0 {
+            scanOut[crtc.id] = crtc.bufferID
+            modes[crtc.id] = crtc.mode
+        }
+    }
+
+    func readCard() throws(DRMError) -> KMSCard {
+        var card = card
+        for i in card.crtcs.indices {
+            card.crtcs[i].bufferID = scanOut[card.crtcs[i].id] ?? 0
+            card.crtcs[i].mode = modes[card.crtcs[i].id]
+        }
+        return card
+    }
+
+    func readCrtc(_ id: UInt32) -> KMSCrtc? {
+        KMSCrtc(id: id, bufferID: scanOut[id] ?? 0, mode: modes[id])
+    }
+
+    func fail(_ operation: String, _ errno: Errno) -> DRMError { .system(path: path, operation: operation, errno: errno) }
+
+    func setMaster() throws(DRMError) {
+        log.append("setMaster")
+        if masterHeldElsewhere { throw fail("drmSetMaster", .notPermitted) }
+        isMaster = true
+    }
+
+    func dropMaster() throws(DRMError) {
+        log.append("dropMaster")
+        isMaster = false
+    }
+
+    func createDumbBuffer(width: Int, height: Int) throws(DRMError) -> DumbBuffer {
+        nextID += 1
+        let stride = width * 4 + 64  // drivers pad rows; the copy must honour the pitch
+        let pixels = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 64)
+        pixels.initializeMemory(as: UInt8.self, repeating: 0xEE, count: stride * height)
+        let buffer = DumbBuffer(handle: nextID, framebufferID: nextID, width: width, height: height, stride: stride, size: stride * height, pixels: pixels)
+        buffers[nextID] = buffer
+        return buffer
+    }
+
+    func destroy(_ buffer: DumbBuffer) {
+        log.append("destroy \(buffer.framebufferID)")
+        buffers[buffer.framebufferID]?.pixels.deallocate()
+        buffers[buffer.framebufferID] = nil
+        for (crtc, fb) in scanOut where fb == buffer.framebufferID { scanOut[crtc] = nil }  // the kernel turns it off
+    }
+
+    func setCrtc(_ crtcID: UInt32, framebufferID: UInt32, x: UInt32, y: UInt32, connectorID: UInt32, mode: KMSMode) throws(DRMError) {
+        log.append("setCrtc \(crtcID) fb \(framebufferID) \(mode)")
+        guard isMaster else { throw fail("drmModeSetCrtc", .permissionDenied) }
+        scanOut[crtcID] = framebufferID
+        modes[crtcID] = mode
+    }
+
+    func disableCrtc(_ crtcID: UInt32) throws(DRMError) {
+        log.append("disableCrtc \(crtcID)")
+        scanOut[crtcID] = nil
+        modes[crtcID] = nil
+    }
+
+    func pageFlip(_ crtcID: UInt32, framebufferID: UInt32) throws(DRMError) {
+        log.append("pageFlip \(framebufferID)")
+        guard isMaster else { throw fail("drmModePageFlip", .permissionDenied) }
+        guard flipsSupported else { throw fail("drmModePageFlip", .invalidArgument) }
+        guard pendingFlip == nil else { throw fail("drmModePageFlip", .busy) }
+        pendingFlip = framebufferID
+    }
+
+    /// The vblank: the queued buffer goes on screen and the event is queued.
+    func completeFlip(crtc: UInt32) {
+        guard let fb = pendingFlip else { return }
+        scanOut[crtc] = fb
+        pendingFlip = nil
+        completedFlips += 1
+    }
+
+    var flipCrtc: UInt32 = 0
+    func handleEvents() throws(DRMError) {}
+    func waitForEvent(milliseconds: Int32) -> Bool {
+        completeFlip(crtc: flipCrtc)
+        return true
+    }
+
+    func dirtyFramebuffer(_ framebufferID: UInt32, physicalRects: [Rect]) -> Errno? {
+        log.append("dirtyFB \(framebufferID) \(physicalRects.count)")
+        return dirtyResult
+    }
+
+    func setConnectorProperty(_ connectorID: UInt32, property: UInt32, value: UInt64, name: String) throws(DRMError) {
+        log.append("\(name)=\(value)")
+    }
+
+    /// The colour on screen at a physical pixel.
+    func screen(crtc: UInt32, x: Int, y: Int) -> Color? {
+        guard let fb = scanOut[crtc], let buffer = buffers[fb] else { return nil }
+        let word = buffer.pixels.load(fromByteOffset: y * buffer.stride + x * 4, as: UInt32.self)
+        return Color(red: UInt8(word >> 16 & 0xFF), green: UInt8(word >> 8 & 0xFF), blue: UInt8(word & 0xFF))
+    }
+
+    func count(_ prefix: String) -> Int { log.filter { $0.hasPrefix(prefix) }.count }
+}
+
+@Suite("DRM output on a fake card", .serialized)
+struct DRMOutputTests {
+    typealias F = KMSFixtures
+    static let red = Color(red: 255, green: 0, blue: 0)
+    static let green = Color(red: 0, green: 255, blue: 0)
+    static let blue = Color(red: 0, green: 0, blue: 255)
+
+    /// bochs at 800x480 (QEMU with VGA.xres=800), so buffers stay small.
+    static func smallBochs() -> KMSCard {
+        var card = F.bochs
+        card.connectors[0].modes = [F.m800x480at60(type: F.preferred)]
+        return card
+    }
+
+    func make(_ fake: FakeCard, request: KMSRequest = KMSRequest()) throws -> DRMOutput {
+        fake.flipCrtc = fake.card.crtcs.first?.id ?? 0
+        return try DRMOutput(
+            request: request, placeholder: Size(width: 640, height: 400),
+            opener: KMSDeviceOpener(open: { (_) throws(DRMError) in fake }, openAll: { ([(fake, try! fake.readCard())], [fake.path]) }),
+            hotplug: false)
+    }
+
+    func fill(_ shadow: ShadowBuffer, _ rect: Rect, _ color: Color) {
+        for y in Int(rect.minY)..<Int(rect.maxY) { for x in Int(rect.minX)..<Int(rect.maxX) { shadow.setPixel(x: x, y: y, to: color) } }
+    }
+
+    @Test("the first frame is a modeset with the whole frame; the next ones are flips of the damage only")
+    func firstFrameThenFlips() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake)
+        #expect(output.size == Size(width: 800, height: 480))
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        fill(shadow, shadow.frame, Self.blue)
+        try output.present(shadow, damage: .full(shadow.frame))
+        #expect(fake.count("setCrtc 34") == 1)
+        #expect(fake.screen(crtc: 34, x: 799, y: 479) == Self.blue)
+
+        let square = Rect(x: 10, y: 10, width: 20, height: 20)
+        fill(shadow, square, Self.red)
+        try output.present(shadow, damage: Damage(rects: [square]))
+        #expect(fake.count("pageFlip") == 1)
+        fake.completeFlip(crtc: 34)
+        #expect(output.handleReadable(fake.fileDescriptor, buffer: shadow) == .none)
+        #expect(fake.screen(crtc: 34, x: 15, y: 15) == Self.red)
+        #expect(fake.screen(crtc: 34, x: 700, y: 400) == Self.blue)  // the back buffer got the first frame too
+    }
+
+    @Test("frames presented while a flip is pending make no second flip and all show after it lands")
+    func flipPacing() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        var squares: [Rect] = []
+        for i in 0..<4 {
+            let square = Rect(x: Double(100 * i), y: 100, width: 30, height: 30)
+            squares.append(square)
+            fill(shadow, square, Self.green)
+            try output.present(shadow, damage: Damage(rects: [square]))
+        }
+        #expect(fake.count("pageFlip") == 1)  // frames 2-4 waited
+        fake.completeFlip(crtc: 34)
+        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        #expect(fake.count("pageFlip") == 2)  // one flip for the three coalesced frames
+        fake.completeFlip(crtc: 34)
+        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        #expect(fake.count("pageFlip") == 2)  // nothing left: idle
+        for square in squares {
+            #expect(fake.screen(crtc: 34, x: Int(square.minX) + 1, y: 101) == Self.green)
+        }
+    }
+
+    @Test("a rotated panel gets the picture turned in the copy", arguments: [Rotation.clockwise90, .clockwise270])
+    func rotated(rotation: Rotation) throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake, request: KMSRequest(rotation: rotation))
+        #expect(output.size == Size(width: 480, height: 800))
+        #expect(output.rotation == rotation)
+        let shadow = try ShadowBuffer(width: 480, height: 800)
+        shadow.setPixel(x: 0, y: 0, to: Self.red)  // logical top-left
+        try output.present(shadow, damage: .full(shadow.frame))
+        // Clockwise 90: logical top-left lands at the physical top-right; 270: bottom-left.
+        let (x, y) = rotation == .clockwise90 ? (799, 0) : (0, 479)
+        #expect(fake.screen(crtc: 34, x: x, y: y) == Self.red)
+    }
+
+    @Test("without page flips: one buffer and DirtyFB, which stops after ENOSYS")
+    func dirtyFallback() throws {
+        let fake = FakeCard(Self.smallBochs())
+        fake.flipsSupported = false
+        fake.dirtyResult = .notImplemented
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        let square = Rect(x: 0, y: 0, width: 8, height: 8)
+        fill(shadow, square, Self.red)
+        try output.present(shadow, damage: Damage(rects: [square]))
+        #expect(fake.count("pageFlip") == 1)
+        #expect(fake.count("setCrtc") == 2)
+        #expect(fake.buffers.count == 1)
+        #expect(fake.screen(crtc: 34, x: 3, y: 3) == Self.red)
+        for i in 1...3 {
+            let rect = Rect(x: Double(20 * i), y: 0, width: 8, height: 8)
+            fill(shadow, rect, Self.green)
+            try output.present(shadow, damage: Damage(rects: [rect]))
+            #expect(fake.screen(crtc: 34, x: 20 * i + 1, y: 1) == Self.green)
+        }
+        #expect(fake.count("dirtyFB") == 1)  // ENOSYS the first time: never asked again
+        #expect(fake.count("pageFlip") == 1)
+    }
+
+    @Test("hand-over drops master; taking it back sets our CRTC again if someone changed it and asks for a redraw")
+    func handover() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        output.setActive(false)
+        #expect(fake.count("dropMaster") == 1)
+        // The session shows its own picture.
+        fake.scanOut[34] = 777
+        let before = fake.log.count
+        fill(shadow, Rect(x: 0, y: 0, width: 4, height: 4), Self.red)
+        try output.present(shadow, damage: Damage(rects: [Rect(x: 0, y: 0, width: 4, height: 4)]))
+        #expect(fake.log.count == before)  // no calls while away
+        output.setActive(true)
+        #expect(output.handleReadable(output.wakeupDescriptor, buffer: shadow) == .redrawAll)
+        try output.present(shadow, damage: .full(shadow.frame))
+        #expect(fake.log.last?.hasPrefix("setCrtc 34") == true)
+        #expect(fake.screen(crtc: 34, x: 1, y: 1) == Self.red)
+    }
+
+    @Test("EPERM on taking master backs off and retries; success then asks for a redraw")
+    func masterBusy() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        output.setActive(false)
+        fake.masterHeldElsewhere = true
+        output.setActive(true)
+        #expect(fake.count("setMaster") == 2)  // once at start, once now
+        #expect(output.handleReadable(output.masterRetryDescriptor, buffer: shadow) == .none)
+        #expect(fake.count("setMaster") == 3)
+        fake.masterHeldElsewhere = false
+        #expect(output.handleReadable(output.masterRetryDescriptor, buffer: shadow) == .redrawAll)
+    }
+
+    @Test("exit waits for the pending flip, then restores the CRTC as it was and frees the buffers")
+    func restoresOnClose() throws {
+        let fake = FakeCard(Self.smallBochs())  // CRTC 34 showed fb 40 in 1024x768
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        try output.present(shadow, damage: .full(shadow.frame))
+        #expect(fake.pendingFlip != nil)
+        output.close()
+        #expect(fake.pendingFlip == nil)
+        #expect(fake.scanOut[34] == 40)
+        #expect(fake.modes[34] == F.m1024x768at60())
+        #expect(fake.buffers.isEmpty)
+        let restore = try #require(fake.log.firstIndex { $0.hasPrefix("setCrtc 34 fb 40") })
+        #expect(restore < fake.log.firstIndex { $0.hasPrefix("destroy") }!)
+    }
+
+    @Test("blanking sets DPMS off and holds frames back; unblanking shows them")
+    func blanking() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        output.setBlanked(true)
+        #expect(fake.log.last == "DPMS=3")
+        fill(shadow, Rect(x: 0, y: 0, width: 4, height: 4), Self.green)
+        try output.present(shadow, damage: Damage(rects: [Rect(x: 0, y: 0, width: 4, height: 4)]))
+        #expect(fake.count("pageFlip") == 0)
+        output.setBlanked(false)
+        #expect(fake.log.last == "DPMS=0")
+        #expect(output.handleReadable(output.wakeupDescriptor, buffer: shadow) == .none)
+        #expect(fake.count("pageFlip") == 1)
+        fake.completeFlip(crtc: 34)
+        #expect(fake.screen(crtc: 34, x: 1, y: 1) == Self.green)
+    }
+
+    @Test("no display at start: the placeholder size, then .resized when one is plugged in")
+    func lateDisplay() throws {
+        let fake = FakeCard(KMSFixtures.with(KMSFixtures.piPortrait, connector: 1) { $0.connection = .disconnected })
+        let output = try make(fake)
+        #expect(output.size == Size(width: 640, height: 400))
+        let placeholder = try ShadowBuffer(width: 640, height: 400)
+        try output.present(placeholder, damage: .full(placeholder.frame))
+        #expect(fake.count("setCrtc") == 0)
+        #expect(output.handleReadable(output.rescanDescriptor, buffer: placeholder) == .none)  // still nothing
+        fake.card.connectors[1].connection = .connected
+        #expect(output.handleReadable(output.rescanDescriptor, buffer: placeholder) == .resized(Size(width: 480, height: 800)))
+        #expect(output.rotation == .clockwise90)  // the panel's Right Side Up
+        let shadow = try ShadowBuffer(width: 480, height: 800)
+        try output.present(shadow, damage: .full(shadow.frame))
+        #expect(fake.count("setCrtc 77") == 1)
+    }
+
+    @Test("a mode the display does not offer is an error at start")
+    func missingMode() throws {
+        let fake = FakeCard(Self.smallBochs())
+        #expect(throws: DRMError.choice(.noSuchMode(connector: "Virtual-1", requested: "1920x1200", available: ["800x480@60"]))) {
+            try make(fake, request: KMSRequest(mode: .size(width: 1920, height: 1200, refreshHz: nil)))
+        }
+    }
+}
