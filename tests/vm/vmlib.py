@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -127,6 +128,46 @@ class Screen:
             raise VMError("screendump is not an 8-bit binary PPM")
         self.width, self.height = int(fields[1]), int(fields[2])
         self.pixels = data[pos + 1:]
+
+    @classmethod
+    def from_png(cls, data, path=None):
+        """Decodes an 8-bit RGB or RGBA, non-interlaced PNG (what cairo and QEMU write)."""
+        if data[:8] != b"\x89PNG\r\n\x1a\n":
+            raise VMError("not a PNG file")
+        pos, idat, header = 8, bytearray(), None
+        while pos < len(data):
+            length = int.from_bytes(data[pos:pos + 4], "big")
+            kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+            pos += 12 + length
+            if kind == b"IHDR":
+                header = body
+            elif kind == b"IDAT":
+                idat += body
+        width, height = int.from_bytes(header[0:4], "big"), int.from_bytes(header[4:8], "big")
+        depth, colour, interlace = header[8], header[9], header[12]
+        if depth != 8 or colour not in (2, 6) or interlace:
+            raise VMError(f"unsupported PNG (depth {depth}, colour type {colour}, interlace {interlace})")
+        bpp = 3 if colour == 2 else 4
+        raw, stride = zlib.decompress(bytes(idat)), width * bpp
+        rows, prev = [], bytearray(stride)
+        for y in range(height):
+            kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+                if kind == 1:
+                    line[i] = (line[i] + a) & 255
+                elif kind == 2:
+                    line[i] = (line[i] + b) & 255
+                elif kind == 3:
+                    line[i] = (line[i] + (a + b) // 2) & 255
+                elif kind == 4:
+                    p = a + b - c
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            rows.append(line if bpp == 3 else bytearray(v for i, v in enumerate(line) if i % 4 != 3))
+            prev = line
+        return cls(b"P6 %d %d 255\n" % (width, height) + b"".join(rows), path)
 
     def pixel(self, x, y):
         x, y = int(round(x)), int(round(y))
