@@ -8,9 +8,10 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 BIN := .build/release
 
 DEBIAN_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libinih-dev libsodium-dev \
-	fonts-dejavu-core pkg-config evemu-tools
+	fonts-dejavu-core pkg-config evemu-tools \
+	qemu-system-x86 busybox-static cpio kmod xz-utils
 
-.PHONY: all deps build release demo test test-unit install clean
+.PHONY: all deps build release demo test test-unit test-vm install clean
 
 all: release
 
@@ -33,12 +34,19 @@ release: deps
 demo: release
 	$(BIN)/gridlock demo --out demo-out
 
-# Every test: the Swift suites, then the end-to-end checks of the shipped binaries.
+# Every test: the Swift suites, the end-to-end checks of the shipped binaries, then the
+# same binaries on a real kernel under QEMU.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory release
 	tests/e2e/run
+	$(MAKE) --no-print-directory test-vm
+
+# Real-kernel tests: Debian's kernel under QEMU, a DRM display (bochs, virtio-gpu) and a uinput
+# touchscreen; the kernel and the initramfs are cached in tests/vm/cache/ (see docs/testing.md).
+test-vm: release
+	tests/vm/suite
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin
