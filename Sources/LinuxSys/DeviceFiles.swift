@@ -40,24 +40,6 @@ public struct DeviceNumber: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(major):\(minor)" }
 }
 
-extension Directory {
-    /// The names in a directory, without `.` and `..`, in no particular order.
-    public static func entries(_ path: String) throws(SystemCallError) -> [String] {
-        guard let dir = opendir(path) else {
-            throw SystemCallError(operation: "opendir", path: path, errno: .current)
-        }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
-}
-
 public enum PathLookup {
     /// The absolute path with every symbolic link resolved (realpath(3)): what a
     /// `/dev/input/by-path/...` or `by-id` link points at.

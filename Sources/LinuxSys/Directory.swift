@@ -22,17 +22,15 @@ extension Directory {
     /// Removes `path` and everything below it; a missing path is fine. For scratch folders
     /// the tools make themselves, so it follows no symbolic links (unlink removes the link).
     public static func removeTree(_ path: String) {
-        guard let dir = opendir(path) else {
+        guard let names = try? entries(path) else {
             unlink(path)
             return
         }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name == "." || name == ".." { continue }
+        for name in names {
             let child = "\(path)/\(name)"
-            if entry.pointee.d_type == UInt8(DT_DIR) { removeTree(child) } else { unlink(child) }
+            // unlink refuses directories (EISDIR): those are emptied first.
+            if unlink(child) != 0 { removeTree(child) }
         }
-        closedir(dir)
         rmdir(path)
     }
 }
@@ -44,14 +42,17 @@ public func unlinkIfPresent(_ path: String) -> Bool {
 }
 
 extension Directory {
-    /// The names in `path` (without `.` and `..`), in no particular order; nil when the
-    /// directory cannot be opened (e.g. /dev/dri before any display driver loaded).
-    public static func entries(_ path: String) -> [String]? {
-        guard let dir = opendir(path) else { return nil }
+    /// The names in a directory, without `.` and `..`, in no particular order.
+    public static func entries(_ path: String) throws(SystemCallError) -> [String] {
+        guard let dir = opendir(path) else {
+            throw SystemCallError(operation: "opendir", path: path, errno: .current)
+        }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name != "." && name != ".." { names.append(name) }
         }
         return names

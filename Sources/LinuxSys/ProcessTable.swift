@@ -5,11 +5,8 @@ import Glibc
 public enum ProcessTable {
     /// Processes whose command name (`/proc/PID/comm`) is exactly `name`, except this one.
     public static func processes(named name: String) -> [Int32] {
-        guard let dir = opendir("/proc") else { return [] }
-        defer { closedir(dir) }
         var found: [Int32] = []
-        while let entry = readdir(dir) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for entryName in (try? Directory.entries("/proc")) ?? [] {
             guard let pid = Int32(entryName), pid != getpid(),
                   let comm = try? AtomicFile.read("/proc/\(pid)/comm") else { continue }
             if String(decoding: comm, as: UTF8.self).split(separator: "\n").first.map(String.init) == name {

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// The sd_notify protocol without linking libsystemd: one datagram per state change to

@@ -15,7 +15,7 @@ import Testing
             "state/.keep": "",
         ])
         try FileManager.default.createDirectory(atPath: "\(folder)/frames", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: "\(folder)/rec.evemu", contents: Data())
+        _ = FileManager.default.createFile(atPath: "\(folder)/rec.evemu", contents: Data())
         try "[lockout]\nstate-file=../state/attempts\n".write(toFile: "\(folder)/gridlock.conf.d/10-state.conf", atomically: true, encoding: .utf8)
         for file in ["gridlock.conf", "gridlock.conf.d/50-door.conf", "gridlock.conf.d/60-theme.conf", "gridlock.conf.d/10-state.conf"] {
             chmod("\(folder)/\(file)", 0o600)

@@ -1,5 +1,6 @@
 import CInih
 import Glibc
+import LinuxSys
 
 /// One `key=value` line.
 struct IniEntry: Hashable, Sendable {
@@ -227,17 +228,14 @@ enum FileSystem {
     /// Names in `directory` ending in `.conf`, hidden files and directories left out, in byte order;
     /// nil when the directory does not exist (drop-ins are optional).
     static func dropInNames(in directory: String) -> Result<[String]?, SystemProblem> {
-        guard let dir = opendir(directory) else {
-            return errno == ENOENT ? .success(nil) : .failure(SystemProblem(errno: errno))
+        let entries: [String]
+        do {
+            entries = try Directory.entries(directory)
+        } catch {
+            return error.errno == .noSuchFile ? .success(nil) : .failure(SystemProblem(errno: error.errno.rawValue))
         }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            guard name.hasSuffix(".conf"), !name.hasPrefix("."), !isDirectory(directory + "/" + name) else { continue }
-            names.append(name)
+        let names = entries.filter { name in
+            name.hasSuffix(".conf") && !name.hasPrefix(".") && !isDirectory(directory + "/" + name)
         }
         return .success(names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
     }

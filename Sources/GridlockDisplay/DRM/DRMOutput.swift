@@ -539,7 +539,7 @@ public final class DRMOutput: DisplayOutput {
 extension DRMDevice {
     /// Every /dev/dri/card* that opens and exposes KMS resources, in numeric order.
     static func openAll(directory: String = "/dev/dri") -> (opened: [(device: DRMDevice, card: KMSCard)], tried: [String]) {
-        let paths = KMSChoice.cardPaths(inDirectoryEntries: Directory.entries(directory) ?? [], directory: directory)
+        let paths = KMSChoice.cardPaths(inDirectoryEntries: (try? Directory.entries(directory)) ?? [], directory: directory)
         var opened: [(DRMDevice, KMSCard)] = []
         for path in paths {
             guard let device = try? DRMDevice(path: path), let card = try? device.readCard() else { continue }
