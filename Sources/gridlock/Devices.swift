@@ -1,22 +1,34 @@
+import GridlockDaemon
 import GridlockInput
 
 let devicesCommand = Command(
     name: "devices",
-    summary: "list input devices, their axes and ranges, and the one device=auto would choose",
+    summary: "list touch devices and displays, and what device=auto would choose",
     usage: """
-        Usage: gridlock devices [--directory DIR]
+        Usage: gridlock devices [--config FILE] [--input-directory DIR]
 
-        Lists every /dev/input/event* node: name, by-path/by-id links, bus and IDs,
+        Input: every /dev/input/event* node: name, by-path/by-id links, bus and IDs,
         whether udev's rule calls it a touchscreen (and why not), properties, absolute
         axes with their ranges, buttons. The device [touch] device=auto would choose is
         marked. Nodes that cannot be opened are listed with the reason: run as root or
         in group `input` to see them all.
 
-          --directory DIR   look in DIR instead of /dev/input
+        Display: every /dev/dri/card*: driver, KMS and dumb-buffer support, connectors
+        with status, modes and panel orientation, and the card, connector, mode and CRTC
+        that [display] (from --config, else the defaults) would choose.
+
+          --config FILE            use this config's [display] choices (default: defaults)
+          --input-directory DIR    look in DIR instead of /dev/input
         """
 ) { arguments in
-    let directory = try arguments.option("--directory") ?? InputDeviceDirectory.defaultPath
+    let directory = try arguments.option("--input-directory") ?? InputDeviceDirectory.defaultPath
+    let configPath = try arguments.option("--config")
     try arguments.finish()
+    let config = try configPath.map { try ConfigLoader.load(path: $0).config } ?? GridlockConfig()
+    print("Touch input (\(directory))")
     print(InputDeviceReport.text(directory: directory), terminator: "")
+    print("")
+    print("Displays (/dev/dri)")
+    print(config.displayDeviceReport(), terminator: "")
     return 0
 }

@@ -54,6 +54,9 @@ public final class Daemon: LockShell {
     private var pending: [LockEvent] = []
     private var stopping = false
     private var readySent = false
+    private var blanker: ScreenBlanker
+    /// `[action] mode=handover`: the display and the touch grab belong to the action now.
+    private var handedOver = false
 
     public init(options: Options, loaded: LoadedConfig) throws(DaemonError) {
         self.options = options
@@ -72,6 +75,7 @@ public final class Daemon: LockShell {
         }
         matcher = PatternMatcher(config: config, hasher: hasher)
         watchdogInterval = SystemdNotifier.watchdogIntervalFromEnvironment()
+        blanker = ScreenBlanker(timeout: config.display.blankAfter, now: Instant(nanoseconds: MonotonicClock.now()))
 
         let output = try DaemonComponents.output(for: config, headless: options.benchStartup)
         touch = try DaemonComponents.touchSource(
@@ -175,7 +179,20 @@ public final class Daemon: LockShell {
             let index = token - Token.touchBase
             guard polledTouchDescriptors.indices.contains(index) else { return }
             let clock = MonotonicClock.now()
-            touch.handleReadable(polledTouchDescriptors[index], now: clock) { pending.append(.touch($0)) }
+            touch.handleReadable(polledTouchDescriptors[index], now: clock) { accept($0) }
+        }
+    }
+
+    /// Every touch passes the blanker: the stroke that wakes a dark panel goes no further.
+    private func accept(_ touch: TouchEvent) {
+        switch blanker.filter(touch, at: now) {
+        case .forward:
+            pending.append(.touch(touch))
+        case .swallow:
+            break
+        case .wake:
+            service.output.setBlanked(false)
+            Journal.log(.info, "panel woken by a touch")
         }
     }
 
@@ -218,7 +235,7 @@ public final class Daemon: LockShell {
     private func handleDeadlines() {
         let clock = MonotonicClock.now()
         if let due = touch.nextDeadline, due <= clock {
-            touch.handleDeadline(now: clock) { pending.append(.touch($0)) }
+            touch.handleDeadline(now: clock) { accept($0) }
         }
         if let due = machineDeadline, due.nanoseconds <= clock {
             machineDeadline = nil
@@ -233,6 +250,10 @@ public final class Daemon: LockShell {
                 Journal.log(.error, "action for pattern \(action.patternName): \(error)")
             }
         }
+        if !handedOver, blanker.timerFired(at: Instant(nanoseconds: clock)) {
+            service.output.setBlanked(true)
+            Journal.log(.info, "panel blanked after \(config.display.blankAfter.map { "\($0.components.seconds)" } ?? "?") s without touch")
+        }
         if let due = nextWatchdog, due <= clock, let watchdogInterval {
             try? notifier.notify("WATCHDOG=1")
             nextWatchdog = clock + watchdogInterval.nanoseconds / 2
@@ -240,7 +261,8 @@ public final class Daemon: LockShell {
     }
 
     private func armTimer() {
-        let deadlines = [machineDeadline?.nanoseconds, touch.nextDeadline, runningAction?.nextDeadline, nextWatchdog]
+        let blanking = handedOver ? nil : blanker.deadline?.nanoseconds
+        let deadlines = [machineDeadline?.nanoseconds, touch.nextDeadline, runningAction?.nextDeadline, nextWatchdog, blanking]
         do {
             if let earliest = deadlines.compactMap({ $0 }).min() {
                 try timer.arm(atMonotonicNanoseconds: earliest)
@@ -399,6 +421,13 @@ public final class Daemon: LockShell {
         }
         let (argv, silent) = actionQueue.removeFirst()
         runningSilently = silent
+        if !silent, config.action.mode == .handover, !handedOver {
+            // A session takes the panel: let it be DRM master and read the touchscreen.
+            handedOver = true
+            touch.setGrabbed(false)
+            service.output.setActive(false)
+            Journal.log(.info, "handing the display and touch over to the action for pattern \(plan.patternName)")
+        }
         do {
             let action = try actions.start(
                 patternName: plan.patternName, argv: argv, timeout: plan.timeout ?? .seconds(86_400 * 365),
@@ -436,12 +465,19 @@ public final class Daemon: LockShell {
             if let exitFD = action.exitFD { try? poller.remove(exitFD) }
         }
         runningAction = nil
+        if handedOver, !runningSilently {
+            handedOver = false
+            service.output.setActive(true)
+            touch.setGrabbed(true)
+            Journal.log(.info, "took the display and touch back")
+        }
         startNextAction()
     }
 
     public func setDeadline(_ deadline: Instant?) { machineDeadline = deadline }
 
     public func report(_ report: LockReport, at time: Instant) {
+        blanker.noteActivity(at: time)
         Journal.log(report.priority, report.logMessage)
     }
 }
