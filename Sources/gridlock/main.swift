@@ -12,7 +12,7 @@ struct Command: Sendable {
 
 let commands: [Command] = [
     checkConfigCommand, hashCommand, replayCommand, renderCommand, benchCommand, demoCommand, pixelCommand,
-    resetLockoutCommand, devicesCommand, recordCommand,
+    resetLockoutCommand, devicesCommand, recordCommand, enrollCommand,
 ]
 
 let overview = """

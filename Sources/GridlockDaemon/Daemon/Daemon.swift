@@ -14,6 +14,11 @@ public final class Daemon: LockShell {
         /// Render but present nowhere, and exit after the first frame, printing the
         /// monotonic time it was presented: what `gridlock bench` measures start-up with.
         public var benchStartup = false
+        /// `.enroll` runs the set-a-gesture flow on the panel instead of the lock screen
+        /// (`gridlock enroll`): no attempts are counted and the loop ends with the pattern.
+        public var mode: LockMachine.Mode = .unlock
+        /// Give up (enrollment) when nothing was enrolled after this long.
+        public var giveUpAfter: Duration?
 
         public init(configPath: String) { self.configPath = configPath }
     }
@@ -57,6 +62,9 @@ public final class Daemon: LockShell {
     private var blanker: ScreenBlanker
     /// `[action] mode=handover`: the display and the touch grab belong to the action now.
     private var handedOver = false
+    private var giveUpAt: Int64?
+    /// The confirmed pattern, once an enrollment (`Options.mode == .enroll`) succeeded.
+    public private(set) var enrolledPattern: Pattern?
 
     public init(options: Options, loaded: LoadedConfig) throws(DaemonError) {
         self.options = options
@@ -86,12 +94,14 @@ public final class Daemon: LockShell {
         } catch {
             throw .display("\(error)")
         }
-        let attempts = Self.restoreAttempts(config: config, persist: !options.benchStartup)
+        let counting = !options.benchStartup && options.mode == .unlock
+        let attempts = Self.restoreAttempts(config: config, persist: counting)
         let machine = LockMachine(
-            layout: config.gridLayout(frame: output.size), settings: config.lockSettings, attempts: attempts)
+            layout: config.gridLayout(frame: output.size), settings: config.lockSettings, mode: options.mode,
+            attempts: attempts)
         service = LockService(
             machine: machine, renderer: renderer, output: output, shell: self,
-            attemptsFile: options.benchStartup ? nil : config.lockout.stateFile)
+            attemptsFile: counting ? config.lockout.stateFile : nil)
         do {
             try poller.add(signals.fileDescriptor, token: Token.signals.rawValue)
             try poller.add(timer.fileDescriptor, token: Token.timer.rawValue)
@@ -127,7 +137,7 @@ public final class Daemon: LockShell {
 
     /// Runs until SIGTERM/SIGINT; returns the exit status.
     public func run() -> Int32 {
-        Journal.log(.info, "gridlockd starting: display \(config.display.backend.rawValue), touch \(config.touch.backend.rawValue), grid \(config.grid.shape), \(config.patterns.count) pattern(s)")
+        Journal.log(.info, "\(options.mode == .enroll ? "enrollment" : "gridlockd") starting: display \(config.display.backend.rawValue), touch \(config.touch.backend.rawValue), grid \(config.grid.shape), \(config.patterns.count) pattern(s)")
         service.start(at: now)
         afterEvents()
         if options.benchStartup {
@@ -138,6 +148,7 @@ public final class Daemon: LockShell {
         if let watchdogInterval {
             nextWatchdog = MonotonicClock.now() + watchdogInterval.nanoseconds / 2
         }
+        giveUpAt = options.giveUpAfter.map { MonotonicClock.now() + $0.nanoseconds }
         while !stopping {
             let ready: [EventPoller.Ready]
             do {
@@ -228,6 +239,10 @@ public final class Daemon: LockShell {
             readySent = true
             try? notifier.notify("READY=1\nSTATUS=Showing the lock screen")
         }
+        if case .enrolled(let nodes) = service.machine.phase, enrolledPattern == nil {
+            enrolledPattern = try? Pattern(nodes: nodes, shape: config.grid.shape)
+            stopping = true
+        }
         syncDescriptors()
         armTimer()
     }
@@ -250,6 +265,10 @@ public final class Daemon: LockShell {
                 Journal.log(.error, "action for pattern \(action.patternName): \(error)")
             }
         }
+        if let due = giveUpAt, due <= clock {
+            Journal.log(.warning, "nothing was enrolled in \(options.giveUpAfter?.components.seconds ?? 0) s; giving up")
+            stopping = true
+        }
         if !handedOver, blanker.timerFired(at: Instant(nanoseconds: clock)) {
             service.output.setBlanked(true)
             Journal.log(.info, "panel blanked after \(config.display.blankAfter.map { "\($0.components.seconds)" } ?? "?") s without touch")
@@ -262,7 +281,9 @@ public final class Daemon: LockShell {
 
     private func armTimer() {
         let blanking = handedOver ? nil : blanker.deadline?.nanoseconds
-        let deadlines = [machineDeadline?.nanoseconds, touch.nextDeadline, runningAction?.nextDeadline, nextWatchdog, blanking]
+        let deadlines = [
+            machineDeadline?.nanoseconds, touch.nextDeadline, runningAction?.nextDeadline, nextWatchdog, blanking, giveUpAt,
+        ]
         do {
             if let earliest = deadlines.compactMap({ $0 }).min() {
                 try timer.arm(atMonotonicNanoseconds: earliest)
@@ -386,7 +407,7 @@ public final class Daemon: LockShell {
             try? action.signalGroup(SIGTERM)
         }
         service.output.close()
-        Journal.log(.info, "gridlockd stopped")
+        Journal.log(.info, options.mode == .enroll ? "enrollment ended" : "gridlockd stopped")
     }
 
     // MARK: LockShell

@@ -1,0 +1,71 @@
+import GridlockCore
+import LinuxSys
+
+/// Storing an enrolled pattern: a drop-in `<config>.d/50-NAME.conf` holding only its
+/// `[pattern NAME]` section, written atomically with mode 0600, and kept only if the
+/// whole configuration still loads.
+public enum Enrollment {
+    public static func dropInPath(configPath: String, name: String) -> String {
+        "\(configPath).d/50-\(name).conf"
+    }
+
+    public static func section(name: String, hash: String, exec: String?) -> String {
+        var text = "# Enrolled by gridlock enroll. Only the argon2id hash of the pattern is stored.\n"
+        text += "[pattern \(name)]\nhash=\(hash)\n"
+        if let exec { text += "exec=\(exec)\n" }
+        return text
+    }
+
+    /// Writes the drop-in and checks the result loads; on any problem the previous state
+    /// of the file is put back. Returns the path written.
+    @discardableResult
+    public static func store(
+        name: String, hash: String, exec: String?, configPath: String
+    ) throws(EnrollmentError) -> String {
+        let path = dropInPath(configPath: configPath, name: name)
+        if let current = try? ConfigLoader.load(path: configPath),
+           let other = current.config.patterns.first(where: { $0.name == name && $0.source.file != path }) {
+            throw .nameTaken(name: name, location: other.source.description)
+        }
+        let previous = try? AtomicFile.read(path)
+        do {
+            try Directory.create("\(configPath).d")
+            try AtomicFile.write(Array(section(name: name, hash: hash, exec: exec).utf8), to: path, mode: 0o600)
+        } catch {
+            throw .cannotWrite(error)
+        }
+        do {
+            _ = try ConfigLoader.load(path: configPath)
+        } catch {
+            if let previous {
+                try? AtomicFile.write(previous, to: path, mode: 0o600)
+            } else {
+                unlinkIfPresent(path)
+            }
+            throw .configRejected(error)
+        }
+        return path
+    }
+
+    /// SIGHUP to every running gridlockd, so it loads the new pattern; their pids.
+    public static func reloadRunningDaemons() -> [Int32] {
+        let daemons = ProcessTable.processes(named: "gridlockd")
+        for pid in daemons { ProcessTable.send(1 /* SIGHUP */, to: pid) }
+        return daemons
+    }
+}
+
+public enum EnrollmentError: Error, CustomStringConvertible {
+    case nameTaken(name: String, location: String)
+    case cannotWrite(SystemCallError)
+    case configRejected(ConfigError)
+
+    public var description: String {
+        switch self {
+        case .nameTaken(let name, let location):
+            "a pattern named \(name) is already defined at \(location); choose another --name or remove that one"
+        case .cannotWrite(let error): "\(error)"
+        case .configRejected(let error): "the configuration would not load with the new pattern, nothing was changed:\n\(error)"
+        }
+    }
+}

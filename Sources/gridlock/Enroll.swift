@@ -1,0 +1,82 @@
+import GridlockCore
+import GridlockDaemon
+import LinuxSys
+
+let enrollCommand = Command(
+    name: "enroll",
+    summary: "set a pattern: draw it twice on the panel (or give it on stdin) and store its hash",
+    usage: """
+        Usage: gridlock enroll --name NAME [--exec ARGV] [--config FILE]
+                               [--pattern-stdin] [--timeout SECONDS]
+
+        On the panel: shows the set-a-gesture screen with the config's display and touch
+        (draw a pattern, draw it again to confirm; a mismatch starts over, a too-short
+        drawing is refused with the message). Stop gridlockd first: it holds the panel.
+        With --pattern-stdin, reads the pattern (1-2-3-6-9) from standard input instead,
+        for provisioning images with no panel.
+
+        Then writes FILE.d/50-NAME.conf (for the default config
+        /etc/gridlock/gridlock.conf.d/50-NAME.conf) atomically with mode 0600, holding only
+        the argon2id hash (and exec= if given), checks the configuration still loads, and
+        sends SIGHUP to a running gridlockd.
+
+          --exec ARGV       the unlock action of this pattern (systemd-style quoting)
+          --timeout S       give up on the panel after S seconds (default 120)
+        """
+) { arguments in
+    guard let name = try arguments.option("--name") else {
+        throw UsageError("--name NAME is required", command: arguments.command)
+    }
+    let exec = try arguments.option("--exec")
+    let configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
+    let timeout = try arguments.option("--timeout").map { text in
+        guard let seconds = Int(text), seconds > 0 else { throw UsageError("--timeout takes whole seconds", command: "gridlock enroll") }
+        return seconds
+    } ?? 120
+    let fromStdin = arguments.flag("--pattern-stdin")
+    try arguments.finish()
+    guard name.utf8.count <= 64, !name.isEmpty,
+          name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }) else {
+        throw UsageError("pattern names are 1 to 64 of A-Z a-z 0-9 _ . -", command: arguments.command)
+    }
+    if let exec { _ = try ArgvSplitter.split(exec) }
+    let loaded = try ConfigLoader.load(path: configPath)
+    let config = loaded.config
+
+    let pattern: Pattern
+    if fromStdin {
+        guard let line = readLine(strippingNewline: true) else {
+            throw CommandError("no pattern on standard input")
+        }
+        pattern = try Pattern(text: line, shape: config.grid.shape)
+        guard pattern.count >= config.grid.minNodes else {
+            throw CommandError(config.theme.text(for: .tooShort(minimum: config.grid.minNodes)) + " (min-nodes=\(config.grid.minNodes))")
+        }
+    } else {
+        let hardware = config.display.backend == .drm || config.touch.backend == .evdev
+        let running = ProcessTable.processes(named: "gridlockd")
+        if hardware, !running.isEmpty {
+            throw CommandError("gridlockd (pid \(running.map(String.init).joined(separator: ", "))) holds the panel; stop it first (systemctl stop gridlockd), enroll, then start it")
+        }
+        var options = Daemon.Options(configPath: configPath)
+        options.mode = .enroll
+        options.giveUpAfter = .seconds(timeout)
+        let session = try Daemon(options: options, loaded: loaded)
+        _ = session.run()
+        guard let drawn = session.enrolledPattern else {
+            throw CommandError("no pattern was enrolled")
+        }
+        pattern = drawn
+    }
+
+    let hasher = try PatternHasher()
+    var cost = PatternHasher.Argon2Cost.default
+    if let ops = config.security.argon2Ops { cost.opsLimit = UInt64(ops) }
+    if let mem = config.security.argon2MemKiB { cost.memoryKiB = UInt64(mem) }
+    let hash = try hasher.hash(message: pattern.hashMessage(shape: config.grid.shape), cost: cost)
+    let path = try Enrollment.store(name: name, hash: hash, exec: exec, configPath: configPath)
+    Journal.log(.notice, "gridlock enroll: pattern \(name) (\(pattern.count) nodes) stored in \(path) by uid \(ProcessIdentity.realUser)")
+    let daemons = Enrollment.reloadRunningDaemons()
+    print("enrolled pattern \(name) (\(pattern.count) nodes) in \(path)" + (daemons.isEmpty ? "" : "; gridlockd reloaded"))
+    return 0
+}
