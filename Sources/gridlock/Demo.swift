@@ -95,5 +95,6 @@ func caption(_ scene: Scene) -> String {
     case .lockedOut(let s): "locked out (\(s) s)"
     case .success: "unlocked"
     case .enrollDraw, .enrollConfirm, .enrollMismatch, .enrollSaved: "enrolling"
+    case .calibrate: "calibrating"
     }
 }

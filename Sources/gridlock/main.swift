@@ -12,7 +12,7 @@ struct Command: Sendable {
 
 let commands: [Command] = [
     checkConfigCommand, hashCommand, replayCommand, renderCommand, benchCommand, demoCommand, pixelCommand,
-    resetLockoutCommand, devicesCommand, recordCommand, enrollCommand,
+    resetLockoutCommand, devicesCommand, recordCommand, enrollCommand, calibrateCommand,
 ]
 
 let overview = """

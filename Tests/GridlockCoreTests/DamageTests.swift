@@ -79,3 +79,26 @@ import Testing
         #expect(damage.rects == [Rect(x: -1, y: -1, width: 20, height: 20)])
     }
 }
+
+@Suite struct CalibrationTargetDamageTests {
+    let grid = layout()
+
+    @Test func movingTheCrossDamagesItsOldAndNewPlaceOnly() {
+        let old = Scene(layout: grid, message: .calibrate(step: 1, count: 5), target: Point(x: 80, y: 48))
+        var new = old
+        new.target = Point(x: 720, y: 48)
+        new.message = .calibrate(step: 2, count: 5)
+        let damage = Damage.between(old, new)
+        let metrics = new.metrics
+        #expect(damage.rects.contains { $0.contains(metrics.targetBounds(center: Point(x: 80, y: 48)).integral) })
+        #expect(damage.rects.contains { $0.contains(metrics.targetBounds(center: Point(x: 720, y: 48)).integral) })
+        #expect(!damage.bounds.contains(Point(x: 400, y: 300)))
+    }
+
+    @Test func showingOrHidingTheGridIsFullDamage() {
+        let grid = Scene(layout: self.grid)
+        let cross = Scene(layout: self.grid, target: Point(x: 400, y: 240))
+        #expect(Damage.between(grid, cross).rects == [panel])
+        #expect(Damage.between(cross, grid).rects == [panel])
+    }
+}

@@ -39,9 +39,14 @@ public struct Damage: Hashable, Sendable {
     /// What must be redrawn to turn `old` into `new`.
     public static func between(_ old: Scene?, _ new: Scene) -> Damage {
         let frame = new.layout.frame
-        guard let old, old.layout == new.layout else { return .full(frame) }
+        // Showing or hiding the grid (calibration) changes everything.
+        guard let old, old.layout == new.layout, (old.target == nil) == (new.target == nil) else { return .full(frame) }
         let metrics = new.metrics
         var damage = Damage()
+        if old.target != new.target {
+            if let t = old.target { damage.add(metrics.targetBounds(center: t)) }
+            if let t = new.target { damage.add(metrics.targetBounds(center: t)) }
+        }
 
         for node in new.nodes.indices where old.nodes[node] != new.nodes[node] {
             damage.add(metrics.nodeBounds(center: new.layout.center(of: node)))

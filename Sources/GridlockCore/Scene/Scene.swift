@@ -19,6 +19,8 @@ public enum Message: Hashable, Sendable {
     case enrollConfirm
     case enrollMismatch
     case enrollSaved
+    /// Calibration: touch the centre of the cross, `step` of `count`.
+    case calibrate(step: Int, count: Int)
 }
 
 /// Everything the screen shows, as a value: the renderer draws a scene, and damage
@@ -33,6 +35,8 @@ public struct Scene: Hashable, Sendable {
     /// The look of the path and the finger segment.
     public var pathLook: NodeLook
     public var message: Message
+    /// Calibration: a cross to touch, drawn instead of the grid.
+    public var target: Point?
 
     public init(
         layout: GridLayout,
@@ -40,7 +44,8 @@ public struct Scene: Hashable, Sendable {
         path: [Point] = [],
         finger: Point? = nil,
         pathLook: NodeLook = .selected,
-        message: Message = .prompt
+        message: Message = .prompt,
+        target: Point? = nil
     ) {
         self.layout = layout
         self.nodes = nodes ?? Array(repeating: .idle, count: layout.shape.nodeCount)
@@ -48,6 +53,7 @@ public struct Scene: Hashable, Sendable {
         self.finger = finger
         self.pathLook = pathLook
         self.message = message
+        self.target = target
     }
 
     public var metrics: SceneMetrics { SceneMetrics(layout: layout) }
@@ -82,6 +88,16 @@ public struct SceneMetrics: Hashable, Sendable {
     /// Everything a node's drawing can touch.
     public func nodeBounds(center: Point) -> Rect {
         let r = ringRadius + ringWidth / 2 + Self.antialiasMargin
+        return Rect(x: center.x - r, y: center.y - r, width: 2 * r, height: 2 * r)
+    }
+
+    /// Half the length of a calibration cross's arm, and its line width.
+    public static let targetArm = 24.0
+    public static let targetLineWidth = 2.0
+
+    /// Everything a calibration cross's drawing can touch.
+    public func targetBounds(center: Point) -> Rect {
+        let r = Self.targetArm + Self.targetLineWidth + Self.antialiasMargin
         return Rect(x: center.x - r, y: center.y - r, width: 2 * r, height: 2 * r)
     }
 

@@ -58,6 +58,7 @@ public struct Theme: Hashable, Sendable {
     public var enrollConfirm = "Draw the pattern again to confirm"
     public var enrollMismatch = "Patterns don't match, start over"
     public var enrollSaved = "Pattern saved"
+    public var calibrate = "Touch the centre of the cross (%d of 5)"
 
     public static let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
@@ -86,6 +87,7 @@ public struct Theme: Hashable, Sendable {
         case .enrollConfirm: enrollConfirm
         case .enrollMismatch: enrollMismatch
         case .enrollSaved: enrollSaved
+        case .calibrate(let step, _): Self.fill(calibrate, step)
         }
     }
 

@@ -194,6 +194,7 @@ struct ConfigAssembler {
             case .enrollConfirm: if let x = message(0) { config.theme.enrollConfirm = x }
             case .enrollMismatch: if let x = message(0) { config.theme.enrollMismatch = x }
             case .enrollSaved: if let x = message(0) { config.theme.enrollSaved = x }
+            case .calibrate: if let x = message(1) { config.theme.calibrate = x }
             }
         case .feedback:
             guard let key = known(FeedbackKey.self, entry, section, file) else { return }

@@ -38,6 +38,7 @@ enum ThemeKey: String, CaseIterable {
     case enrollConfirm = "enroll-confirm"
     case enrollMismatch = "enroll-mismatch"
     case enrollSaved = "enroll-saved"
+    case calibrate
 }
 
 enum FeedbackKey: String, CaseIterable {

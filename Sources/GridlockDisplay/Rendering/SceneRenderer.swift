@@ -72,12 +72,16 @@ public final class SceneRenderer {
         setSource(theme.background)
         cairo_fill(cr)
 
-        let pathBounds = Self.pathBounds(scene, metrics)
-        let nodeBounds = Self.nodeBounds(scene, metrics)
+        let empty = Rect(x: 0, y: 0, width: 0, height: 0)
+        // A calibration cross replaces the grid.
+        let pathBounds = scene.target == nil ? Self.pathBounds(scene, metrics) : empty
+        let nodeBounds = scene.target == nil ? Self.nodeBounds(scene, metrics) : empty
+        let targetBounds = scene.target.map { metrics.targetBounds(center: $0) } ?? empty
         let band = scene.message == .none ? Rect(x: 0, y: 0, width: 0, height: 0) : metrics.messageBand.integral
         tiles.drain { tile in
             let path = pathBounds.intersects(tile), nodes = nodeBounds.intersects(tile), text = band.intersects(tile)
-            guard path || nodes || text else { return }
+            let target = targetBounds.intersects(tile)
+            guard path || nodes || text || target else { return }
             cairo_save(cr)
             cairo_new_path(cr)
             cairo_rectangle(cr, tile.x, tile.y, tile.width, tile.height)
@@ -85,6 +89,7 @@ public final class SceneRenderer {
             if path { drawPath(scene, metrics) }
             if nodes { drawNodes(scene, metrics, within: tile) }
             if text { drawMessage(scene.message, metrics) }
+            if target, let center = scene.target { drawTarget(at: center) }
             cairo_restore(cr)
         }
         cairo_surface_flush(buffer.surface)
@@ -106,6 +111,22 @@ public final class SceneRenderer {
         for point in path.dropFirst() { bounds = bounds.union(metrics.segmentBounds(point, point)) }
         if let finger = scene.finger { bounds = bounds.union(metrics.segmentBounds(finger, finger)) }
         return bounds
+    }
+
+    /// A cross with a small ring, in the text colour, for the finger to aim at.
+    private func drawTarget(at center: Point) {
+        let cr = context
+        let arm = SceneMetrics.targetArm
+        cairo_new_path(cr)
+        cairo_move_to(cr, center.x - arm, center.y)
+        cairo_line_to(cr, center.x + arm, center.y)
+        cairo_move_to(cr, center.x, center.y - arm)
+        cairo_line_to(cr, center.x, center.y + arm)
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, center.x, center.y, arm / 2, 0, 2 * Double.pi)
+        setSource(theme.text)
+        cairo_set_line_width(cr, SceneMetrics.targetLineWidth)
+        cairo_stroke(cr)
     }
 
     /// One stroke for the whole line, so that where segments overlap the alpha is not
