@@ -8,7 +8,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 BIN := .build/release
 
 DEBIAN_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libinih-dev libsodium-dev \
-	fonts-dejavu-core pkg-config evemu-tools \
+	fonts-dejavu-core pkg-config evemu-tools systemd \
 	qemu-system-x86 busybox-static cpio kmod xz-utils
 
 .PHONY: all deps build release demo test test-unit test-vm install clean
@@ -56,8 +56,12 @@ install: release
 	install -d $(DESTDIR)$(PREFIX)/share/doc/gridlock
 	install -m 0644 examples/gridlock.conf $(DESTDIR)$(PREFIX)/share/doc/gridlock/gridlock.conf.example
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/gridlock/
+	install -d $(DESTDIR)$(PREFIX)/share/gridlock/demo
+	install -m 0644 examples/demo/gridlock.conf examples/demo/*.evemu $(DESTDIR)$(PREFIX)/share/gridlock/demo/
 	install -d $(DESTDIR)/lib/systemd/system $(DESTDIR)/lib/udev/rules.d
-	install -m 0644 systemd/gridlockd.service $(DESTDIR)/lib/systemd/system/gridlockd.service
+	sed 's|/usr/local/sbin/gridlockd|$(PREFIX)/sbin/gridlockd|; s|/usr/local/share/doc|$(PREFIX)/share/doc|' \
+		systemd/gridlockd.service > $(DESTDIR)/lib/systemd/system/gridlockd.service
+	chmod 0644 $(DESTDIR)/lib/systemd/system/gridlockd.service
 	install -m 0644 udev/70-gridlock.rules $(DESTDIR)/lib/udev/rules.d/70-gridlock.rules
 
 clean:

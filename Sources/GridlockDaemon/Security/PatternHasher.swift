@@ -22,7 +22,7 @@ public struct PatternHasher: Sendable {
         /// 145–215 ms there: inside the 100–300 ms budget with room for a slower SD
         /// card system or thermal throttling, and still a fast enough response to a
         /// drawn pattern. 32 MiB is affordable on the smallest (1 GB) Pi 4 and above
-        /// OWASP's argon2id floor (19 MiB, t=2). Re-measure with `gridlock bench`.
+        /// OWASP's argon2id floor (19 MiB, t=2). Re-measure with `gridlock hash --benchmark`.
         public static let `default` = Argon2Cost(opsLimit: 2, memoryKiB: 32 * 1024)
 
         public var description: String { "opslimit \(opsLimit), memory \(memoryKiB) KiB" }
