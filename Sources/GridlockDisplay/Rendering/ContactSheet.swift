@@ -115,17 +115,7 @@ public struct ContactSheet {
         defer { cairo_restore(cr) }
         cairo_rectangle(cr, x, y, box, Double(Self.captionHeight))
         cairo_clip(cr)
-        var size = Self.captionFontSize
-        var extents = cairo_text_extents_t()
-        cairo_set_font_size(cr, size)
-        cairo_text_extents(cr, caption, &extents)
-        if extents.x_advance > box {
-            size *= box / extents.x_advance
-            cairo_set_font_size(cr, size)
-            cairo_text_extents(cr, caption, &extents)
-        }
-        var font = cairo_font_extents_t()
-        cairo_font_extents(cr, &font)
+        let (_, extents, font) = fitText(cr, caption, preferred: Self.captionFontSize, width: box)
         setSource(cr, captionColor)
         cairo_move_to(
             cr,

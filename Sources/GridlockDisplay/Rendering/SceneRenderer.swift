@@ -222,18 +222,7 @@ private struct MessageLine {
         text = Array(theme.text(for: message).utf8CString)
         color = theme.textColor(for: message)
 
-        var size = metrics.fontSize
-        var extents = cairo_text_extents_t()
-        cairo_set_font_size(cr, size)
-        cairo_text_extents(cr, text, &extents)
-        let room = band.width * Self.widthFraction
-        if extents.x_advance > room {
-            size *= room / extents.x_advance
-            cairo_set_font_size(cr, size)
-            cairo_text_extents(cr, text, &extents)
-        }
-        var font = cairo_font_extents_t()
-        cairo_font_extents(cr, &font)
+        let (size, extents, font) = fitText(cr, text, preferred: metrics.fontSize, width: band.width * Self.widthFraction)
         fontSize = size
         // The ink is centred across, but the baseline comes from the font's ascent and
         // descent, so it stays put when one message replaces another. Whole pixels
