@@ -170,7 +170,10 @@ class Screen:
         return cls(b"P6 %d %d 255\n" % (width, height) + b"".join(rows), path)
 
     def pixel(self, x, y):
+        """(r, g, b), or () outside the screen (a screen of another size), which `close` never accepts."""
         x, y = int(round(x)), int(round(y))
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            return ()
         i = 3 * (y * self.width + x)
         return tuple(self.pixels[i:i + 3])
 
@@ -190,10 +193,14 @@ def hex_colour(text):
 
 
 def close(a, b, within=24):
+    if len(a) != 3 or len(b) != 3:
+        return False
     return all(abs(p - q) <= within for p, q in zip(a, b))
 
 
 def show(rgb):
+    if len(rgb) != 3:
+        return "outside"
     return "#%02X%02X%02X" % tuple(rgb)
 
 
@@ -231,12 +238,12 @@ class Guest:
     """One QEMU run. Use as a context manager; the VM is killed on exit if still running."""
 
     def __init__(self, driver="bochs", mode=(1280, 800), files=None, memory=256, boot_timeout=60,
-                 command_timeout=120, name="vm"):
+                 command_timeout=120, name="vm", kernel_args=""):
         if driver not in DRIVERS:
             raise VMError(f"unknown driver {driver!r} (bochs or virtio)")
         self.driver, self.mode, self.files = driver, tuple(mode), dict(files or {})
         self.memory, self.boot_timeout, self.command_timeout = memory, boot_timeout, command_timeout
-        self.name = name
+        self.name, self.kernel_args = name, kernel_args
         self.work = tempfile.mkdtemp(prefix=f"gridlock-vm-{name}.")
         self.serial_path = os.path.join(self.work, "serial.log")
         self.process = None
@@ -264,7 +271,7 @@ class Guest:
                "-nodefaults", "-no-user-config", "-no-reboot", "-display", "none",
                "-kernel", os.path.join(kernel, "vmlinux"), "-initrd", initrd,
                "-append", f"console=ttyS0 quiet panic=-1 gridlock.driver={self.driver} "
-                          f"gridlock.timeout={self.command_timeout}",
+                          f"gridlock.timeout={self.command_timeout} {self.kernel_args}".rstrip(),
                "-chardev", f"file,id=log,path={self.serial_path}", "-serial", "chardev:log",
                "-chardev", f"socket,id=ctl,path={self.work}/control.sock,server=on,wait=off",
                "-serial", "chardev:ctl",
