@@ -73,16 +73,28 @@ struct ConfigLoaderTests {
         #expect(c.patterns.isEmpty)
     }
 
-    @Test func exampleLoadsWithoutDiagnostics() throws {
+    @Test func exampleLoadsWithoutDiagnosticsAndEnrolsNothing() throws {
         let check = ConfigLoader.validateOnly(path: ConfigFixtures.example)
         #expect(check.diagnostics.map(\.description) == [])
         let config = try ConfigLoader.load(path: ConfigFixtures.example).config
+        // A shipped, known pattern would open every door installed from the example.
+        #expect(config.patterns.isEmpty)
+    }
+
+    /// The example's commented pattern section, uncommented, is what it says it is.
+    @Test func examplePatternSectionParsesWhenUncommented() throws {
+        let text = try String(contentsOfFile: ConfigFixtures.example, encoding: .utf8)
+        let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            ["#[pattern door]", "#hash=", "#exec="].contains { line.hasPrefix($0) } ? String(line.dropFirst()) : String(line)
+        }.joined(separator: "\n")
+        let folder = try ConfigFixtures.scratch(["gridlock.conf": uncommented])
+        defer { ConfigFixtures.remove(folder) }
+        let config = try ConfigLoader.load(path: "\(folder)/gridlock.conf").config
         let door = try #require(config.patterns.first)
         #expect(config.patterns.count == 1)
         #expect(door.name == "door")
         #expect(door.hash.hasPrefix("$argon2id$v=19$"))
         #expect(door.exec == ["/usr/local/bin/door-relay", "--open", "front door", "--seconds", "5"])
-        #expect(door.source == SourceLocation(file: ConfigFixtures.example, line: 112))
     }
 
     @Test func dropInsApplyInByteOrderAndLaterValuesWin() throws {

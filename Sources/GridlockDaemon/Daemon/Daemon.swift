@@ -138,6 +138,9 @@ public final class Daemon: LockShell {
     /// Runs until SIGTERM/SIGINT; returns the exit status.
     public func run() -> Int32 {
         Journal.log(.info, "\(options.mode == .enroll ? "enrollment" : "gridlockd") starting: display \(config.display.backend.rawValue), touch \(config.touch.backend.rawValue), grid \(config.grid.shape), \(config.patterns.count) pattern(s)")
+        if config.patterns.isEmpty, options.mode == .unlock {
+            Journal.log(.warning, "no [pattern] is enrolled: nothing can unlock; add one with gridlock enroll")
+        }
         service.start(at: now)
         afterEvents()
         if options.benchStartup {

@@ -62,9 +62,12 @@ public final class LockService {
     }
 
     private func perform(_ effects: [LockEffect], at now: Instant) {
+        // The new picture first: an action that takes the display over (handover) must find
+        // the success frame already presented, not the "Checking…" one.
+        for case .render(let scene) in effects { draw(scene) }
         for effect in effects {
             switch effect {
-            case .render(let scene): draw(scene)
+            case .render: break
             case .persist(let state): persist(state)
             case .verify(let pattern): shell.beginVerification(of: pattern)
             case .runAction(let name): shell.beginAction(for: name)
