@@ -23,25 +23,25 @@ public final class Daemon: LockShell {
         public init(configPath: String) { self.configPath = configPath }
     }
 
-    private enum Token: Int {
+    enum Token: Int {
         case signals = 1, timer, verifier, actionOutput, actionExit
         static let touchBase = 100
         static let outputBase = 200
     }
 
-    private let options: Options
-    private var config: GridlockConfig
-    private var matcher: PatternMatcher
-    private let hasher: PatternHasher
-    private let poller: EventPoller
-    private let signals: SignalFD
+    let options: Options
+    var config: GridlockConfig
+    var matcher: PatternMatcher
+    let hasher: PatternHasher
+    let poller: EventPoller
+    let signals: SignalFD
     private let timer: TimerFD
     private let verifierWakeup: EventFD
-    private let notifier = SystemdNotifier.fromEnvironment()
+    let notifier = SystemdNotifier.fromEnvironment()
     private let watchdogInterval: Duration?
     private var nextWatchdog: Int64?
-    private var service: LockService!
-    private var touch: TouchSource
+    var service: LockService!
+    var touch: TouchSource
     private var polledTouchDescriptors: [FileDescriptor] = []
     private var polledTouchGeneration = 0
     /// The latest input frame already measured, and the worst input-to-present time of the stroke.
@@ -49,19 +49,19 @@ public final class Daemon: LockShell {
     private var strokeWorstLatency: Int64 = 0
     private var polledOutputDescriptors: [FileDescriptor] = []
     private var verification: BackgroundJob<String?>?
-    private let actions = ActionRunner()
-    private var runningAction: RunningAction?
+    let actions = ActionRunner()
+    var runningAction: RunningAction?
     /// The programs still to run for the current unlock; a duress program runs first and silently.
-    private var actionQueue: [(argv: [String], silent: Bool)] = []
-    private var runningSilently = false
-    private var actionPlan: UnlockActionPlan?
+    var actionQueue: [(argv: [String], silent: Bool)] = []
+    var runningSilently = false
+    var actionPlan: UnlockActionPlan?
     private var machineDeadline: Instant?
-    private var pending: [LockEvent] = []
-    private var stopping = false
+    var pending: [LockEvent] = []
+    var stopping = false
     private var readySent = false
-    private var blanker: ScreenBlanker
+    var blanker: ScreenBlanker
     /// `[action] mode=handover`: the display and the touch grab belong to the action now.
-    private var handedOver = false
+    var handedOver = false
     private var giveUpAt: Int64?
     /// The confirmed pattern, once an enrollment (`Options.mode == .enroll`) succeeded.
     public private(set) var enrolledPattern: Pattern?
@@ -133,7 +133,7 @@ public final class Daemon: LockShell {
         return AttemptState(failures: first.failures, lockoutPending: true)
     }
 
-    private var now: Instant { Instant(nanoseconds: MonotonicClock.now()) }
+    var now: Instant { Instant(nanoseconds: MonotonicClock.now()) }
 
     /// Runs until SIGTERM/SIGINT; returns the exit status.
     public func run() -> Int32 {
@@ -337,82 +337,6 @@ public final class Daemon: LockShell {
         polled = wanted
     }
 
-    // MARK: Signals, reload, shutdown
-
-    private func handleSignals() {
-        let received: [Int32]
-        do {
-            received = try signals.readSignals()
-        } catch {
-            Journal.log(.error, "signalfd: \(error)")
-            return
-        }
-        for signal in received {
-            switch signal {
-            case SIGTERM, SIGINT:
-                Journal.log(.info, "received \(signalName(signal)), stopping")
-                stopping = true
-            case SIGHUP:
-                reload()
-            case SIGCHLD:
-                pumpAction()
-            default:
-                break
-            }
-        }
-    }
-
-    /// SIGHUP: a config that fails to load changes nothing; a good one takes effect at once
-    /// (look, grid, timings, lockout schedule, patterns, actions). [display] and [touch]
-    /// changes need a restart: the devices stay open across a reload.
-    private func reload() {
-        try? notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now() / 1000)")
-        defer { try? notifier.notify("READY=1") }
-        reloadAttempts()
-        let loaded: LoadedConfig
-        do {
-            loaded = try ConfigLoader.load(path: options.configPath)
-        } catch {
-            for diagnostic in error.diagnostics { Journal.log(.error, "reload: \(diagnostic)") }
-            Journal.log(.error, "reload failed; keeping the running configuration")
-            return
-        }
-        let new = loaded.config
-        if new.display != config.display || new.touch != config.touch {
-            Journal.log(.warning, "reload: changes to [display] and [touch] take effect after a restart (systemctl restart gridlockd)")
-        }
-        let frame = service.output.size
-        do {
-            try service.reconfigure(layout: new.gridLayout(frame: frame), settings: new.lockSettings, theme: new.theme, at: now)
-        } catch {
-            Journal.log(.error, "reload: \(error); keeping the running configuration")
-            return
-        }
-        config = new
-        matcher = PatternMatcher(config: new, hasher: hasher)
-        Journal.log(.notice, "configuration reloaded from \(loaded.files.joined(separator: ", "))")
-    }
-
-    /// `gridlock reset-lockout` writes a clean state file and sends SIGHUP. Only that
-    /// transition is taken from the file: the running count is otherwise authoritative.
-    private func reloadAttempts() {
-        guard !options.benchStartup, service.machine.attempts != .clean,
-              case .loaded(let state) = AttemptStore.load(from: config.lockout.stateFile), state == .clean else { return }
-        Journal.log(.notice, "failure count cleared: \(config.lockout.stateFile) was reset")
-        service.clearFailures(at: now)
-    }
-
-    private func shutdown() {
-        try? notifier.notify("STOPPING=1")
-        if let action = runningAction, action.exitStatus == nil {
-            // A relay must not stay energised because the daemon went away.
-            Journal.log(.notice, "stopping the running action for pattern \(action.patternName)")
-            try? action.signalGroup(SIGTERM)
-        }
-        service.output.close()
-        Journal.log(.info, options.mode == .enroll ? "enrollment ended" : "gridlockd stopped")
-    }
-
     // MARK: LockShell
 
     public func beginVerification(of pattern: Pattern) {
@@ -424,78 +348,6 @@ public final class Daemon: LockShell {
             Journal.log(.critical, "cannot start verification: \(error)")
             pending.append(.verified(patternName: nil))
         }
-    }
-
-    public func beginAction(for patternName: String) {
-        let plan = config.actionPlan(for: patternName)
-        if plan.isDuress {
-            Journal.log(.alert, "duress pattern \(patternName) used")
-        }
-        actionPlan = plan
-        actionQueue = [plan.duressExec.map { ($0, true) }, plan.exec.map { ($0, false) }].compactMap { $0 }
-        startNextAction()
-    }
-
-    private func startNextAction() {
-        guard let plan = actionPlan else { return }
-        guard !actionQueue.isEmpty else {
-            actionPlan = nil
-            pending.append(.actionFinished)
-            return
-        }
-        let (argv, silent) = actionQueue.removeFirst()
-        runningSilently = silent
-        if !silent, config.action.mode == .handover, !handedOver {
-            // A session takes the panel: let it be DRM master and read the touchscreen.
-            handedOver = true
-            touch.setGrabbed(false)
-            service.output.setActive(false)
-            Journal.log(.info, "handing the display and touch over to the action for pattern \(plan.patternName)")
-        }
-        do {
-            let action = try actions.start(
-                patternName: plan.patternName, argv: argv, timeout: plan.timeout ?? .seconds(86_400 * 365),
-                now: MonotonicClock.now())
-            runningAction = action
-            try poller.add(action.outputFD, token: Token.actionOutput.rawValue)
-            if let exitFD = action.exitFD { try poller.add(exitFD, token: Token.actionExit.rawValue) }
-        } catch {
-            Journal.log(.error, "\(error)")
-            runningAction = nil
-            startNextAction()
-        }
-    }
-
-    /// Output and exit of the running action (on readable output and on SIGCHLD).
-    private func pumpAction() {
-        guard let action = runningAction, let plan = actionPlan else { return }
-        let silent = runningSilently
-        do {
-            for line in try action.drainOutputLines() where !silent {
-                Journal.log(.info, "action \(plan.patternName): \(line)")
-            }
-            if action.outputEnded { try? poller.remove(action.outputFD) }
-            guard let status = try action.reap() else { return }
-            for line in try action.drainOutputLines() where !silent {
-                Journal.log(.info, "action \(plan.patternName): \(line)")
-            }
-            try? poller.remove(action.outputFD)
-            if let exitFD = action.exitFD { try? poller.remove(exitFD) }
-            let priority: LogPriority = status == .exited(0) ? .info : .warning
-            Journal.log(priority, "action for pattern \(plan.patternName) \(silent ? "(duress) " : "")finished: \(status)")
-        } catch {
-            Journal.log(.error, "action for pattern \(plan.patternName): \(error)")
-            try? poller.remove(action.outputFD)
-            if let exitFD = action.exitFD { try? poller.remove(exitFD) }
-        }
-        runningAction = nil
-        if handedOver, !runningSilently {
-            handedOver = false
-            service.output.setActive(true)
-            touch.setGrabbed(true)
-            Journal.log(.info, "took the display and touch back")
-        }
-        startNextAction()
     }
 
     public func setDeadline(_ deadline: Instant?) { machineDeadline = deadline }

@@ -1,0 +1,80 @@
+import Glibc  // signal numbers
+import GridlockCore
+import LinuxSys
+
+/// The daemon's signals: TERM/INT stop, HUP reloads, CHLD reaps the action.
+extension Daemon {
+    func handleSignals() {
+        let received: [Int32]
+        do {
+            received = try signals.readSignals()
+        } catch {
+            Journal.log(.error, "signalfd: \(error)")
+            return
+        }
+        for signal in received {
+            switch signal {
+            case SIGTERM, SIGINT:
+                Journal.log(.info, "received \(signalName(signal)), stopping")
+                stopping = true
+            case SIGHUP:
+                reload()
+            case SIGCHLD:
+                pumpAction()
+            default:
+                break
+            }
+        }
+    }
+
+    /// SIGHUP: a config that fails to load changes nothing; a good one takes effect at once
+    /// (look, grid, timings, lockout schedule, patterns, actions). [display] and [touch]
+    /// changes need a restart: the devices stay open across a reload.
+    func reload() {
+        try? notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now() / 1000)")
+        defer { try? notifier.notify("READY=1") }
+        reloadAttempts()
+        let loaded: LoadedConfig
+        do {
+            loaded = try ConfigLoader.load(path: options.configPath)
+        } catch {
+            for diagnostic in error.diagnostics { Journal.log(.error, "reload: \(diagnostic)") }
+            Journal.log(.error, "reload failed; keeping the running configuration")
+            return
+        }
+        let new = loaded.config
+        if new.display != config.display || new.touch != config.touch {
+            Journal.log(.warning, "reload: changes to [display] and [touch] take effect after a restart (systemctl restart gridlockd)")
+        }
+        let frame = service.output.size
+        do {
+            try service.reconfigure(layout: new.gridLayout(frame: frame), settings: new.lockSettings, theme: new.theme, at: now)
+        } catch {
+            Journal.log(.error, "reload: \(error); keeping the running configuration")
+            return
+        }
+        config = new
+        matcher = PatternMatcher(config: new, hasher: hasher)
+        Journal.log(.notice, "configuration reloaded from \(loaded.files.joined(separator: ", "))")
+    }
+
+    /// `gridlock reset-lockout` writes a clean state file and sends SIGHUP. Only that
+    /// transition is taken from the file: the running count is otherwise authoritative.
+    func reloadAttempts() {
+        guard !options.benchStartup, service.machine.attempts != .clean,
+              case .loaded(let state) = AttemptStore.load(from: config.lockout.stateFile), state == .clean else { return }
+        Journal.log(.notice, "failure count cleared: \(config.lockout.stateFile) was reset")
+        service.clearFailures(at: now)
+    }
+
+    func shutdown() {
+        try? notifier.notify("STOPPING=1")
+        if let action = runningAction, action.exitStatus == nil {
+            // A relay must not stay energised because the daemon went away.
+            Journal.log(.notice, "stopping the running action for pattern \(action.patternName)")
+            try? action.signalGroup(SIGTERM)
+        }
+        service.output.close()
+        Journal.log(.info, options.mode == .enroll ? "enrollment ended" : "gridlockd stopped")
+    }
+}
