@@ -35,8 +35,7 @@ let enrollCommand = Command(
     } ?? 120
     let fromStdin = arguments.flag("--pattern-stdin")
     try arguments.finish()
-    guard name.utf8.count <= 64, !name.isEmpty,
-          name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }) else {
+    guard Enrollment.isValidName(name) else {
         throw UsageError("pattern names are 1 to 64 of A-Z a-z 0-9 _ . -", command: arguments.command)
     }
     if let exec { _ = try ArgvSplitter.split(exec) }

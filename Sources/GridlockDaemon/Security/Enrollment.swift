@@ -5,6 +5,10 @@ import LinuxSys
 /// `[pattern NAME]` section, written atomically with mode 0600, and kept only if the
 /// whole configuration still loads.
 public enum Enrollment {
+    /// The config's rule for pattern names (`[A-Za-z0-9_.-]{1,64}`): no `/`, so the
+    /// drop-in `50-NAME.conf` stays inside the drop-in folder.
+    public static func isValidName(_ name: String) -> Bool { ConfigValues.isPatternName(name) }
+
     public static func dropInPath(configPath: String, name: String) -> String {
         "\(configPath).d/50-\(name).conf"
     }
@@ -22,6 +26,7 @@ public enum Enrollment {
     public static func store(
         name: String, hash: String, exec: String?, configPath: String
     ) throws(EnrollmentError) -> String {
+        guard isValidName(name) else { throw .invalidName(name) }
         let path = dropInPath(configPath: configPath, name: name)
         if let current = try? ConfigLoader.load(path: configPath),
            let other = current.config.patterns.first(where: { $0.name == name && $0.source.file != path }) {
@@ -56,12 +61,15 @@ public enum Enrollment {
 }
 
 public enum EnrollmentError: Error, CustomStringConvertible {
+    case invalidName(String)
     case nameTaken(name: String, location: String)
     case cannotWrite(SystemCallError)
     case configRejected(ConfigError)
 
     public var description: String {
         switch self {
+        case .invalidName(let name):
+            "'\(name)' is not a pattern name: use 1 to 64 of A-Z a-z 0-9 _ . -"
         case .nameTaken(let name, let location):
             "a pattern named \(name) is already defined at \(location); choose another --name or remove that one"
         case .cannotWrite(let error): "\(error)"
