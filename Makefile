@@ -7,17 +7,24 @@ SWIFT ?= swift
 RELEASE_FLAGS := -c release --static-swift-stdlib
 BIN := .build/release
 
-DEBIAN_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libinih-dev libsodium-dev \
-	fonts-dejavu-core pkg-config evemu-tools systemd \
-	qemu-system-x86 busybox-static cpio kmod xz-utils
+# What building needs; what the tests add (evemu tools, systemd-analyze, and QEMU with
+# busybox and kmod for the real-kernel suite).
+BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libinih-dev libsodium-dev fonts-dejavu-core pkg-config
+TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils
 
-.PHONY: all deps build release demo test test-unit test-vm install clean
+.PHONY: all deps test-deps install-packages build release demo test test-vm install clean
 
 all: release
 
 # Installs only what is missing, so a second run costs nothing.
 deps:
-	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BUILD_PACKAGES)"
+
+test-deps: deps
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(TEST_PACKAGES)"
+
+install-packages:
+	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "Installing Debian packages:$$missing"; \
 		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; fi; \
@@ -36,7 +43,7 @@ demo: release
 
 # Every test: the Swift suites, the end-to-end checks of the shipped binaries, then the
 # same binaries on a real kernel under QEMU.
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory release
@@ -45,7 +52,7 @@ test: deps
 
 # Real-kernel tests: Debian's kernel under QEMU, a DRM display (bochs, virtio-gpu) and a uinput
 # touchscreen; the kernel and the initramfs are cached in tests/vm/cache/ (see docs/testing.md).
-test-vm: release
+test-vm: test-deps release
 	tests/vm/suite
 
 install: release
