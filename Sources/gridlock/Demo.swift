@@ -30,7 +30,7 @@ let demoCommand = Command(
     guard case .path(let recordingPath) = config.touch.device else {
         throw CommandError("\(configPath): the demo needs [touch] device=FILE.evemu")
     }
-    let recording = try loadRecordingFile(recordingPath)
+    let recording = try DaemonComponents.loadRecording(recordingPath)
     let framesDirectory = "\(out)/frames"
     try Directory.create(framesDirectory)
     removeFrames(in: framesDirectory)
@@ -50,7 +50,7 @@ let demoCommand = Command(
 
     let keys = keyFrames(scenes)
     let entries = try keys.map { index, caption in
-        ContactSheet.Entry(frame: try PNGFile.read(frameName(framesDirectory, index)), caption: caption)
+        ContactSheet.Entry(frame: try PNGFile.read(PNGOutput.framePath(in: framesDirectory, index: index)), caption: caption)
     }
     let sheet = try ContactSheet(columns: 4, thumbnailSize: 300).compose(entries)
     try PNGFile.write(sheet, to: "\(out)/summary.png")
@@ -63,15 +63,10 @@ func findDemoData() -> String {
     return candidates.first { (try? AtomicFile.read("\($0)/gridlock.conf")) != nil } ?? candidates[0]
 }
 
-func frameName(_ directory: String, _ index: Int) -> String {
-    let number = String(index + 1)
-    return "\(directory)/frame-\(String(repeating: "0", count: max(0, 5 - number.count)))\(number).png"
-}
-
 /// Frames from an earlier run would mix with this one's.
 func removeFrames(in directory: String) {
     var index = 0
-    while unlinkIfPresent(frameName(directory, index)) { index += 1 }
+    while unlinkIfPresent(PNGOutput.framePath(in: directory, index: index)) { index += 1 }
 }
 
 /// The frames worth a look: the first, and around every change of message, the last frame

@@ -69,9 +69,7 @@ let enrollCommand = Command(
     }
 
     let hasher = try PatternHasher()
-    var cost = PatternHasher.Argon2Cost.default
-    if let ops = config.security.argon2Ops { cost.opsLimit = UInt64(ops) }
-    if let mem = config.security.argon2MemKiB { cost.memoryKiB = UInt64(mem) }
+    let cost = config.argon2Cost
     let hash = try hasher.hash(message: pattern.hashMessage(shape: config.grid.shape), cost: cost)
     let path = try Enrollment.store(name: name, hash: hash, exec: exec, configPath: configPath)
     Journal.log(.notice, "gridlock enroll: pattern \(name) (\(pattern.count) nodes) stored in \(path) by uid \(ProcessIdentity.realUser)")

@@ -50,9 +50,7 @@ let hashCommand = Command(
         printError("warning: \(pattern.count) nodes is fewer than min-nodes=\(config.grid.minNodes); the panel will refuse it as too short")
     }
     let hasher = try PatternHasher()
-    var cost = PatternHasher.Argon2Cost.default
-    if let ops = config.security.argon2Ops { cost.opsLimit = UInt64(ops) }
-    if let mem = config.security.argon2MemKiB { cost.memoryKiB = UInt64(mem) }
+    let cost = config.argon2Cost
     let message = pattern.hashMessage(shape: config.grid.shape)
     let hash = try hasher.hash(message: message, cost: cost)
 

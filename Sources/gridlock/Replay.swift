@@ -32,18 +32,11 @@ let replayCommand = Command(
     let frames = try arguments.option("--frames")
     let recordingPath = try arguments.positionals(count: 1...1, names: "RECORDING.evemu")[0]
     let config = try ConfigLoader.load(path: configPath).config
-    let recording = try loadRecordingFile(recordingPath)
+    let recording = try DaemonComponents.loadRecording(recordingPath)
     if let frames { try Directory.create(frames) }
     let runner = try ReplayRunner(.init(config: config, recording: recording, framesDirectory: frames) { print($0) })
     runner.run()
     return 0
-}
-
-func loadRecordingFile(_ path: String) throws -> EvemuRecording {
-    guard let bytes = try AtomicFile.read(path) else {
-        throw CommandError("recording \(path) does not exist")
-    }
-    return try EvemuRecording(parsing: String(decoding: bytes, as: UTF8.self), file: path)
 }
 
 /// A failure a command reports in plain words.

@@ -7,7 +7,11 @@ public struct UnlockActionPlan: Hashable, Sendable {
     public var exec: [String]?
     public var duressExec: [String]?
     public var isDuress: Bool
+    /// `[action] timeout=`; nil (timeout=0) means no limit.
     public var timeout: Duration?
+
+    /// What the runner enforces: the timeout, or a year standing in for "no limit".
+    public var enforcedTimeout: Duration { timeout ?? .seconds(86_400 * 365) }
 }
 
 extension GridlockConfig {

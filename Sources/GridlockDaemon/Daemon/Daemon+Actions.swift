@@ -33,7 +33,7 @@ extension Daemon {
         }
         do {
             let action = try actions.start(
-                patternName: plan.patternName, argv: argv, timeout: plan.timeout ?? .seconds(86_400 * 365),
+                patternName: plan.patternName, argv: argv, timeout: plan.enforcedTimeout,
                 now: MonotonicClock.now())
             runningAction = action
             try poller.add(action.outputFD, token: Token.actionOutput.rawValue)

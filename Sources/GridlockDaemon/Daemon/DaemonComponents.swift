@@ -5,7 +5,7 @@ import LinuxSys
 
 /// Builds the display output and touch source a config asks for. Hardware backends
 /// (drm, evdev) come in their own files; this is the single place that chooses.
-enum DaemonComponents {
+public enum DaemonComponents {
     static func output(for config: GridlockConfig, headless: Bool) throws(DaemonError) -> DisplayOutput {
         let physical = Size(width: Double(config.display.size.width), height: Double(config.display.size.height))
         let frame = config.display.rotation.logicalSize(physical: physical)
@@ -104,7 +104,8 @@ enum DaemonComponents {
         }
     }
 
-    static func loadRecording(_ path: String) throws(DaemonError) -> EvemuRecording {
+    /// An evemu recording from a file (the replay backend, `gridlock replay` and `demo`).
+    public static func loadRecording(_ path: String) throws(DaemonError) -> EvemuRecording {
         let bytes: [UInt8]?
         do {
             bytes = try AtomicFile.read(path)

@@ -147,7 +147,7 @@ public final class ReplayRunner: LockShell {
     private func run(_ argv: [String], plan: UnlockActionPlan, onLine: (String) -> Void) -> ExitStatus? {
         do {
             let action = try actions.start(
-                patternName: plan.patternName, argv: argv, timeout: plan.timeout ?? .seconds(86_400 * 365),
+                patternName: plan.patternName, argv: argv, timeout: plan.enforcedTimeout,
                 now: MonotonicClock.now())
             return try action.waitForExit(childSignals: childSignals, onLine: onLine) { outcome in
                 Journal.log(.warning, "action for pattern \(plan.patternName) timed out: \(outcome)")

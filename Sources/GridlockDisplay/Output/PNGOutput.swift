@@ -16,9 +16,14 @@ public final class PNGOutput: DisplayOutput {
         self.directory = directory
     }
 
+    /// `DIR/frame-00001.png` for the first frame (index 0).
+    public static func framePath(in directory: String, index: Int) -> String {
+        let number = String(index + 1)
+        return "\(directory)/frame-\(String(repeating: "0", count: max(0, 5 - number.count)))\(number).png"
+    }
+
     public func present(_ buffer: ShadowBuffer, damage: Damage) throws(DisplayError) {
-        let number = String(written.count + 1)
-        let path = "\(directory)/frame-\(String(repeating: "0", count: max(0, 5 - number.count)))\(number).png"
+        let path = Self.framePath(in: directory, index: written.count)
         do {
             try PNGFile.write(buffer, to: path)
         } catch {
