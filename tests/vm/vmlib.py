@@ -376,40 +376,37 @@ class Guest:
     def send_line(self, line):
         self.control.sendall(line.encode() + b"\n")
 
-    def sh(self, command, timeout=None, check=True, resend_after=None):
-        """Runs `command` with the guest's sh; returns (status, output). Raises on timeout or,
-        with check, on a non-zero status.
-
-        resend_after: for commands that may safely run twice (they only read or wait), send
-        the command again under a new id when nothing at all has come back for that many
-        seconds. Once in some hundred runs a command line sent on ttyS1 never reached the
-        guest's reader, under load, and the scenario then waited out the whole timeout."""
+    def sh(self, command, timeout=None, check=True, trickle=0.0):
+        """Runs `command` with the guest's sh; returns (status, output). Raises on timeout, on
+        an answer to a command line the guest did not read whole, or, with check, on a
+        non-zero status. trickle: send the line byte by byte over that many seconds (a slow
+        UART under load, for the harness's own test of its control loop)."""
         timeout = timeout or self.command_timeout + 10
         ident = self._id()
-        self.send_line(f"{ident} " + base64.b64encode(command.encode()).decode())
-        idents = [ident]
-        marker = re.compile(rb"\nGRIDLOCK-VM-DONE (" + ident.encode() + rb") (\d+)\n")
-        last_byte = time.monotonic()
+        line = f"{ident} " + base64.b64encode(command.encode()).decode()
+        if trickle:
+            for byte in (line + "\n").encode():
+                self.control.sendall(bytes([byte]))
+                time.sleep(trickle / (len(line) + 1))
+        else:
+            self.send_line(line)
+        done = re.compile(rb"\nGRIDLOCK-VM-DONE (\S*) (\d+)\n")
         deadline = time.monotonic() + timeout
         self.control.settimeout(0.2)
         while True:
-            m = marker.search(self.control_buffer)
+            m = done.search(self.control_buffer)
             if m:
                 output = self.control_buffer[:m.start()].decode(errors="replace")
                 self.control_buffer = self.control_buffer[m.end():]
                 status = int(m.group(2))
+                if m.group(1) != ident.encode():
+                    raise VMError(f"the guest answered {m.group(1).decode(errors='replace')!r} instead of "
+                                  f"{ident}: it did not read the line of '{command}' whole\n{output}")
                 if check and status != 0:
                     raise VMError(f"guest command failed ({status}): {command}\n{output}")
                 return status, output
             if time.monotonic() > deadline:
                 raise VMError(f"guest command timed out after {timeout} s: {command}")
-            if resend_after and time.monotonic() - last_byte > resend_after:
-                ident = self._id()
-                idents.append(ident)
-                print(f"        (no answer to '{command}' for {resend_after} s: sending it again as {ident})", flush=True)
-                self.send_line(f"{ident} " + base64.b64encode(command.encode()).decode())
-                marker = re.compile(rb"\nGRIDLOCK-VM-DONE (" + b"|".join(i.encode() for i in idents) + rb") (\d+)\n")
-                last_byte = time.monotonic()
             if self.process.poll() is not None:
                 raise VMError(f"guest stopped during: {command}")
             try:
@@ -417,7 +414,6 @@ class Guest:
                 if not chunk:
                     raise VMError("control channel closed")
                 self.control_buffer += chunk
-                last_byte = time.monotonic()
             except socket.timeout:
                 pass
 
