@@ -315,6 +315,20 @@ struct DRMOutputTests {
         #expect(fake.screen(crtc: 34, x: 1, y: 1) == Self.green)
     }
 
+    @Test("exit while blanked restores the console and turns the panel back on")
+    func closeWhileBlanked() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        output.setBlanked(true)
+        output.close()
+        let on = try #require(fake.log.lastIndex(of: "DPMS=0"))
+        #expect(on > fake.log.lastIndex(of: "DPMS=3")!)
+        #expect(on > fake.log.lastIndex { $0.hasPrefix("setCrtc 34 fb 40") }!)
+        #expect(fake.scanOut[34] == 40)
+    }
+
     @Test("no display at start: the placeholder size, then .resized when one is plugged in")
     func lateDisplay() throws {
         let fake = FakeCard(KMSFixtures.with(KMSFixtures.piPortrait, connector: 1) { $0.connection = .disconnected })

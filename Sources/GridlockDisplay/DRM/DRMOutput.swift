@@ -201,7 +201,14 @@ public final class DRMOutput: DisplayOutput {
         guard let device else { return }
         if let display, hasMaster {
             waitForPendingFlip()
+            // A restored CRTC keeps the connector's DPMS: stopped while blanked, the panel
+            // would stay dark over the console it gives back. Lit after the restore, it
+            // shows the console straight away rather than our last frame first.
             restore(crtc: display.selection.crtcID, connector: display.selection.connector.id, on: device)
+            if blanked {
+                blanked = false
+                applyDPMS()
+            }
         }
         dropDevice()
     }
