@@ -250,6 +250,7 @@ class Guest:
         self.control = None
         self.qmp = None
         self.next_id = 0
+        self.sent = set()
         self.control_buffer = b""
         self.times = {}
         self.keep = False
@@ -371,6 +372,7 @@ class Guest:
 
     def _id(self):
         self.next_id += 1
+        self.sent.add(f"c{self.next_id}")
         return f"c{self.next_id}"
 
     def send_line(self, line):
@@ -379,7 +381,7 @@ class Guest:
     def sh(self, command, timeout=None, check=True, trickle=0.0):
         """Runs `command` with the guest's sh; returns (status, output). Raises on timeout, on
         an answer to a command line the guest did not read whole, or, with check, on a
-        non-zero status. trickle: send the line byte by byte over that many seconds (a slow
+        non-zero status. A late answer to an earlier command that timed out is dropped. trickle: send the line byte by byte over that many seconds (a slow
         UART under load, for the harness's own test of its control loop)."""
         timeout = timeout or self.command_timeout + 10
         ident = self._id()
@@ -399,9 +401,12 @@ class Guest:
                 output = self.control_buffer[:m.start()].decode(errors="replace")
                 self.control_buffer = self.control_buffer[m.end():]
                 status = int(m.group(2))
-                if m.group(1) != ident.encode():
-                    raise VMError(f"the guest answered {m.group(1).decode(errors='replace')!r} instead of "
-                                  f"{ident}: it did not read the line of '{command}' whole\n{output}")
+                answered = m.group(1).decode(errors="replace")
+                if answered != ident and answered in self.sent:
+                    continue  # the late answer to an earlier command whose wait timed out
+                if answered != ident:
+                    raise VMError(f"the guest answered {answered!r} instead of {ident}: "
+                                  f"it did not read the line of '{command}' whole\n{output}")
                 if check and status != 0:
                     raise VMError(f"guest command failed ({status}): {command}\n{output}")
                 return status, output
