@@ -21,7 +21,7 @@ let package = Package(
 
         // Pure Swift; libm only because the standard library's rounding and square root call it on Linux.
         .target(name: "GridlockCore", linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "LinuxSys", dependencies: ["CLinux"]),
+        .target(name: "LinuxSys", dependencies: ["CLinux", "GridlockCore"]),
         .target(name: "GridlockInput", dependencies: ["GridlockCore", "LinuxSys", "CEvdev"]),
         .target(name: "GridlockDisplay", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CDRM"]),
         .target(
@@ -36,7 +36,7 @@ let package = Package(
             name: "gridlock-test-attempt-writer", dependencies: ["GridlockDaemon"], path: "Tests/Tools/AttemptWriter"),
 
         .testTarget(name: "GridlockCoreTests", dependencies: ["GridlockCore"]),
-        .testTarget(name: "LinuxSysTests", dependencies: ["LinuxSys"]),
+        .testTarget(name: "LinuxSysTests", dependencies: ["LinuxSys", "GridlockCore"]),
         .testTarget(name: "GridlockInputTests", dependencies: ["GridlockInput"]),
         .testTarget(name: "GridlockDisplayTests", dependencies: ["GridlockDisplay"]),
         .testTarget(name: "GridlockDaemonTests", dependencies: ["GridlockDaemon"]),

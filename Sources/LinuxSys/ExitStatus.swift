@@ -20,29 +20,7 @@ public enum ExitStatus: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .exited(let code): "exited with status \(code)"
-        case .signaled(let signal): "killed by signal \(signal) (\(signalName(signal)))"
+        case .signaled(let signal): "killed by signal \(signal) (\(Signal(rawValue: signal)))"
         }
-    }
-}
-
-/// Names for the signals an action is likely to die of; journals are read by people.
-public func signalName(_ signal: Int32) -> String {
-    switch signal {
-    case 1: "SIGHUP"
-    case 2: "SIGINT"
-    case 3: "SIGQUIT"
-    case 4: "SIGILL"
-    case 6: "SIGABRT"
-    case 7: "SIGBUS"
-    case 8: "SIGFPE"
-    case 9: "SIGKILL"
-    case 10: "SIGUSR1"
-    case 11: "SIGSEGV"
-    case 12: "SIGUSR2"
-    case 13: "SIGPIPE"
-    case 14: "SIGALRM"
-    case 15: "SIGTERM"
-    case 17: "SIGCHLD"
-    default: "signal \(signal)"
     }
 }

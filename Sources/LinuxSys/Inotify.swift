@@ -14,6 +14,8 @@ public final class Inotify {
         public var isOverflow: Bool { has(IN_Q_OVERFLOW) }
     }
 
+    /// What announces a directory being created inside the watched one.
+    public static let entryCreated: UInt32 = UInt32(bitPattern: IN_CREATE | IN_MOVED_TO)
     public static let deviceChanges: UInt32 =
         UInt32(bitPattern: IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO | IN_CLOSE_WRITE)
 

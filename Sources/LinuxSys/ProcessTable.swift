@@ -15,8 +15,4 @@ public enum ProcessTable {
         }
         return found.sorted()
     }
-
-    /// Sends `signal`; false when the process is gone or not ours to signal.
-    @discardableResult
-    public static func send(_ signal: Int32, to pid: Int32) -> Bool { kill(pid, signal) == 0 }
 }

@@ -10,10 +10,10 @@ import Glibc
 public final class SignalFD {
     public let fileDescriptor: FileDescriptor
 
-    public init(signals: [Int32]) throws(SystemCallError) {
+    public init(signals: [Signal]) throws(SystemCallError) {
         var set = sigset_t()
         sigemptyset(&set)
-        for signal in signals { sigaddset(&set, signal) }
+        for signal in signals { sigaddset(&set, signal.rawValue) }
         let result = pthread_sigmask(SIG_BLOCK, &set, nil)
         if result != 0 {
             throw SystemCallError(operation: "pthread_sigmask(SIG_BLOCK)", errno: Errno(rawValue: result))
@@ -26,8 +26,8 @@ public final class SignalFD {
 
     /// Every pending signal number, in arrival order; empty when none is pending.
     /// Standard signals coalesce in the kernel: two SIGCHLDs may arrive as one.
-    public func readSignals() throws(SystemCallError) -> [Int32] {
-        var signals: [Int32] = []
+    public func readSignals() throws(SystemCallError) -> [Signal] {
+        var signals: [Signal] = []
         var info = signalfd_siginfo()
         let size = MemoryLayout<signalfd_siginfo>.size
         while true {
@@ -35,7 +35,7 @@ public final class SignalFD {
                 try fileDescriptor.read(into: raw)
             }
             guard let count, count == size else { break }
-            signals.append(Int32(bitPattern: info.ssi_signo))
+            signals.append(Signal(rawValue: Int32(bitPattern: info.ssi_signo)))
         }
         return signals
     }

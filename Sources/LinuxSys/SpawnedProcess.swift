@@ -20,7 +20,7 @@ public final class SpawnedProcess {
 
     /// Signals whose handlers a child must start with at default, whatever the daemon
     /// did with them (it blocks these for its signalfd and may ignore SIGPIPE).
-    public static let defaultedSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGPIPE, SIGQUIT, SIGUSR1, SIGUSR2]
+    public static let defaultedSignals: [Signal] = [.terminate, .interrupt, .hangUp, .child, .pipe, .quit, .user1, .user2]
 
     private init(pid: pid_t, outputFD: FileDescriptor) {
         self.pid = pid
@@ -74,7 +74,7 @@ public final class SpawnedProcess {
         sigemptyset(&emptyMask)
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for signal in defaultedSignals { sigaddset(&defaults, signal) }
+        for signal in defaultedSignals { sigaddset(&defaults, signal.rawValue) }
         let flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
         if result == 0 { result = posix_spawnattr_setflags(attributes, Int16(flags)) }
         if result == 0 { result = posix_spawnattr_setpgroup(attributes, 0) }
@@ -129,11 +129,11 @@ public final class SpawnedProcess {
     /// The group id stays reserved while any member lives, so this cannot hit an
     /// unrelated process while the group has members; once all have been reaped the
     /// number could in principle be reused, so callers stop signalling after that.
-    public func signalGroup(_ signal: Int32) throws(SystemCallError) {
-        if kill(-pid, signal) == 0 { return }
+    public func signalGroup(_ signal: Signal) throws(SystemCallError) {
+        if signal.send(to: -pid) { return }
         let error = Errno.current
         if error == .noSuchProcess { return }
-        throw SystemCallError(operation: "kill(\(signalName(signal))) process group", path: "\(pid)", errno: error)
+        throw SystemCallError(operation: "kill(\(signal)) process group", path: "\(pid)", errno: error)
     }
 
     /// Reaps the child if it has ended; nil while it runs. Idempotent after reaping.

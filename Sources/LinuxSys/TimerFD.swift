@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import GridlockCore
 
 /// One CLOCK_MONOTONIC timer as a descriptor: the loop's only source of timeouts, so a
 /// wall-clock change can neither shorten a lockout nor stall a countdown.
@@ -17,8 +18,8 @@ public final class TimerFD {
 
     /// Fires once at an absolute CLOCK_MONOTONIC time. A time already past fires at
     /// once: it is clamped to 1 ns because an all-zero value would disarm instead.
-    public func arm(atMonotonicNanoseconds deadline: Int64) throws(SystemCallError) {
-        let clamped = max(deadline, 1)
+    public func arm(at deadline: Instant) throws(SystemCallError) {
+        let clamped = max(deadline.nanoseconds, 1)
         var spec = itimerspec()
         spec.it_value.tv_sec = Int(clamped / 1_000_000_000)
         spec.it_value.tv_nsec = Int(clamped % 1_000_000_000)

@@ -106,26 +106,25 @@ func measureStartup(runs: Int, size: Size) throws -> (milliseconds: Double, peak
     try AtomicFile.write(Array(config.utf8), to: "\(directory)/gridlock.conf", mode: 0o644)
 
     let daemon = siblingExecutable("gridlockd")
-    let childSignals = try makeChildSignalFD()
-    let runner = ActionRunner()
     var times: [Double] = []
     var peak = 0
     for _ in 0..<runs {
         var firstFrame: Int64?
         let start = MonotonicClock.now()
-        let action = try runner.start(
-            patternName: "bench", argv: [daemon, "--config", "\(directory)/gridlock.conf", "--bench-startup"],
-            timeout: .seconds(30), now: start)
-        let status = try action.waitForExit(childSignals: childSignals) { line in
+        let (status, problems) = try ProgramRun.run(
+            name: "bench", argv: [daemon, "--config", "\(directory)/gridlock.conf", "--bench-startup"],
+            timeout: .seconds(30)
+        ) { line in
             let fields = line.split(separator: " ")
             guard fields.count == 2 else { return }
             if fields[0] == "first-frame-monotonic-ns" { firstFrame = Int64(fields[1]) }
             if fields[0] == "peak-rss-kib" { peak = max(peak, Int(fields[1]) ?? 0) }
         }
         guard status == .exited(0), let firstFrame else {
-            throw CommandError("\(daemon) --bench-startup failed: \(status)")
+            let why = status.map { "\($0)" } ?? problems.map(\.logMessage).joined(separator: "; ")
+            throw CommandError("\(daemon) --bench-startup failed: \(why)")
         }
-        times.append(Double(firstFrame - start) / 1e6)
+        times.append(Double(firstFrame - start.nanoseconds) / 1e6)
     }
     times.sort()
     return (times[times.count / 2], peak)

@@ -30,7 +30,7 @@ let demoCommand = Command(
     guard case .path(let recordingPath) = config.touch.device else {
         throw CommandError("\(configPath): the demo needs [touch] device=FILE.evemu")
     }
-    let recording = try DaemonComponents.loadRecording(recordingPath)
+    let recording = try DaemonParts.loadRecording(recordingPath)
     let framesDirectory = "\(out)/frames"
     try Directory.create(framesDirectory)
     removeFrames(in: framesDirectory)

@@ -60,7 +60,7 @@ let enrollCommand = Command(
         var options = Daemon.Options(configPath: configPath)
         options.mode = .enroll
         options.giveUpAfter = .seconds(timeout)
-        let session = try Daemon(options: options, loaded: loaded)
+        let session = try Daemon(options: options, config: loaded.config)
         _ = session.run()
         guard let drawn = session.enrolledPattern else {
             throw CommandError("no pattern was enrolled")

@@ -47,16 +47,15 @@ let recordCommand = Command(
         }
         path = chosen.path
     }
-    // Blocked before anything else so Ctrl-C always ends the recording cleanly.
-    let stop = try SignalFD(signals: [SIGINT, SIGTERM])
-    let recorder = try TouchRecorder(path: path)
+    // Ctrl-C and SIGTERM end the recording cleanly from here on.
+    let recorder = try TouchRecorder(path: path, stopSignals: [.interrupt, .terminate])
     if recorder.grabbedElsewhere {
         printError("warning: another process holds \(path) (EVIOCGRAB): no events will arrive; stop gridlockd first (find the holder with `fuser -v \(path)`)")
     }
     let output = try FileDescriptor.open(out, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
     defer { output.close() }
     printError("recording \(path) \"\(recorder.device.description.name)\" to \(out); Ctrl-C stops")
-    let summary = try recorder.record(to: output, duration: duration, stop: stop)
+    let summary = try recorder.record(to: output, duration: duration)
     try output.fsync()
     var line = "recorded \(summary.events) events in \(summary.frames) frames"
     if summary.drops > 0 { line += "; events were dropped \(summary.drops) time(s) (SYN_DROPPED)" }

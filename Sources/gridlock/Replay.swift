@@ -32,7 +32,7 @@ let replayCommand = Command(
     let frames = try arguments.option("--frames")
     let recordingPath = try arguments.positionals(count: 1...1, names: "RECORDING.evemu")[0]
     let config = try ConfigLoader.load(path: configPath).config
-    let recording = try DaemonComponents.loadRecording(recordingPath)
+    let recording = try DaemonParts.loadRecording(recordingPath)
     if let frames { try Directory.create(frames) }
     let runner = try ReplayRunner(.init(config: config, recording: recording, framesDirectory: frames) { print($0) })
     runner.run()

@@ -26,7 +26,7 @@ let resetLockoutCommand = Command(
     let who = "uid \(ProcessIdentity.realUser)" + (sudoUser.map { " (sudo by \($0))" } ?? "")
     Journal.log(.notice, "gridlock reset-lockout: failure count in \(path) cleared by \(who)")
     let daemons = ProcessTable.processes(named: "gridlockd")
-    for pid in daemons { ProcessTable.send(SIGHUP, to: pid) }
+    for pid in daemons { Signal.hangUp.send(to: pid) }
     print("cleared \(path)" + (daemons.isEmpty ? "; no running gridlockd found" : "; told gridlockd (pid \(daemons.map(String.init).joined(separator: ", "))) to reload"))
     return 0
 }

@@ -53,7 +53,7 @@ func main() -> Int32 {
     var options = Daemon.Options(configPath: configPath)
     options.benchStartup = benchStartup
     do {
-        return try Daemon(options: options, loaded: loaded).run()
+        return try Daemon(options: options, config: loaded.config).run()
     } catch {
         Journal.log(.error, error.description)
         return error.exitStatus

@@ -22,7 +22,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
     let limit = MonotonicClock.now() + limitSeconds * 1_000_000_000
     while log.status == nil || !action.outputEnded {
         if MonotonicClock.now() > limit {
-            try action.signalGroup(SIGKILL)
+            try action.signalGroup(.kill)
             Issue.record("action still running after \(limitSeconds) s")
             _ = try action.reap()
             return log
@@ -118,7 +118,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
         #expect(throws: ActionRunnerError.alreadyRunning(patternName: "a", pid: first.pid)) {
             _ = try runner.start(patternName: "b", argv: ["/bin/true"], timeout: .seconds(10), now: MonotonicClock.now())
         }
-        try first.signalGroup(SIGKILL)
+        try first.signalGroup(.kill)
         #expect(try runToEnd(first).status == .signaled(SIGKILL))
         let second = try runner.start(patternName: "b", argv: ["/bin/true"], timeout: .seconds(10), now: MonotonicClock.now())
         #expect(try runToEnd(second).status == .exited(0))
@@ -139,7 +139,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
             patternName: "door", argv: ["/bin/sleep", "100"], timeout: .seconds(10), now: start)
         #expect(try action.handleDeadline(now: start + 1_000_000) == nil)
         #expect(processState(action.pid) != nil && processState(action.pid) != "Z")
-        try action.signalGroup(SIGKILL)
+        try action.signalGroup(.kill)
         _ = try runToEnd(action)
     }
 }

@@ -33,7 +33,7 @@ import Testing
             // A save with its two fsyncs takes milliseconds: kill within the first few of them,
             // at a random point (before the first save, mid-write, mid-rename, mid-fsync...).
             usleep(UInt32.random(in: 0...30_000, using: &generator))
-            try process.signalGroup(SIGKILL)
+            try process.signalGroup(.kill)
             var status: LinuxSys.ExitStatus?
             while status == nil { status = try process.tryWait(); if status == nil { usleep(1_000) } }
             let output = String(decoding: try process.readAvailableOutput(), as: UTF8.self)

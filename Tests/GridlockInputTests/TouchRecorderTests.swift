@@ -56,7 +56,7 @@ struct TouchRecorderTests {
 
     @Test("recording a node that is no input device fails with its path")
     func notADevice() {
-        #expect(throws: EvdevError.notEvdev(path: "/dev/zero", .notATerminal)) { try TouchRecorder(path: "/dev/zero") }
+        #expect(throws: RecorderError.self) { try TouchRecorder(path: "/dev/zero", stopSignals: []) }
     }
 }
 

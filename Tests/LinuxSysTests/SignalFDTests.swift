@@ -11,14 +11,14 @@ import Testing
         pthread_sigmask(SIG_SETMASK, nil, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
 
-        let signals = try SignalFD(signals: [SIGUSR1])
+        let signals = try SignalFD(signals: [.user1])
         let poller = try EventPoller()
         try poller.add(signals.fileDescriptor, token: 5)
         #expect(try signals.readSignals().isEmpty)
 
         raise(SIGUSR1)
         #expect(try poller.wait(timeoutMilliseconds: 2000).map(\.token) == [5])
-        #expect(try signals.readSignals() == [SIGUSR1])
+        #expect(try signals.readSignals() == [.user1])
         #expect(try signals.readSignals().isEmpty)
     }
 }

@@ -22,7 +22,7 @@ import Testing
         #expect(ready.map(\.token) == [7])
         #expect(try process.tryWait() == .exited(0))
         #expect(!process.outputEnded)
-        try process.signalGroup(SIGKILL)
+        try process.signalGroup(.kill)
     }
 
     @Test func deathBySignalIsReported() throws {
@@ -76,7 +76,7 @@ import Testing
         let process = try SpawnedProcess.spawn(argv: ["/bin/sleep", "5"], environment: [])
         #expect(getpgid(process.pid) == process.pid)
         #expect(getpgid(0) != process.pid)
-        try process.signalGroup(SIGKILL)
+        try process.signalGroup(.kill)
         #expect(try runToEnd(process).status == .signaled(SIGKILL))
     }
 
@@ -94,7 +94,7 @@ import Testing
         #expect(processState(grandchild) != nil)
         try poller.remove(process.outputFD)
 
-        try process.signalGroup(SIGKILL)
+        try process.signalGroup(.kill)
         #expect(try runToEnd(process).status == .signaled(SIGKILL))
 
         // Reparented to init (or a subreaper) once its parent dies: gone, or a zombie
@@ -110,7 +110,7 @@ import Testing
     @Test func signallingAGroupThatIsGoneIsNotAnError() throws {
         let process = try SpawnedProcess.spawn(argv: ["/bin/true"], environment: [])
         _ = try runToEnd(process)
-        try process.signalGroup(SIGTERM)
+        try process.signalGroup(.terminate)
     }
 
     /// The daemon blocks its signals for the signalfd; a child inheriting that mask

@@ -43,7 +43,7 @@ private final class NotifySocket {
     }
 
     @Test func sendsToAnAbstractSocket() throws {
-        let name = "gridlock-test-\(getpid())-\(MonotonicClock.now())"
+        let name = "gridlock-test-\(getpid())-\(MonotonicClock.now().nanoseconds)"
         let receiver = try NotifySocket(boundTo: name, abstract: true)
         try SystemdNotifier(socketPath: "@\(name)").notify("STATUS=locked\nWATCHDOG=1")
         #expect(receiver.receive() == "STATUS=locked\nWATCHDOG=1")

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GridlockCore
 import LinuxSys
 
 /// A fresh directory under /tmp, removed by the caller with `removeDirectory`.
@@ -25,7 +26,7 @@ func runToEnd(_ process: SpawnedProcess, timeoutSeconds: Int64 = 10) throws -> (
     let poller = try EventPoller()
     try poller.add(process.outputFD, token: 1)
     var output: [UInt8] = []
-    let deadline = MonotonicClock.now() + timeoutSeconds * 1_000_000_000
+    let deadline = MonotonicClock.now() + .seconds(timeoutSeconds)
     var status: ExitStatus?
     while status == nil || !process.outputEnded {
         if MonotonicClock.now() > deadline { throw TimedOut(what: "pid \(process.pid)") }

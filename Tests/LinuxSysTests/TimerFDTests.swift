@@ -1,4 +1,5 @@
 import Glibc
+import GridlockCore
 import LinuxSys
 import Testing
 
@@ -8,15 +9,15 @@ import Testing
         let poller = try EventPoller()
         try poller.add(timer.fileDescriptor, token: 7)
         let start = MonotonicClock.now()
-        let deadline = start + 80_000_000
-        try timer.arm(atMonotonicNanoseconds: deadline)
+        let deadline = start + .milliseconds(80)
+        try timer.arm(at: deadline)
 
         let ready = try poller.wait(timeoutMilliseconds: 2000)
         let woke = MonotonicClock.now()
         #expect(ready.map(\.token) == [7])
         #expect(ready.first?.readable == true)
         #expect(woke >= deadline)
-        #expect(woke - deadline < 500_000_000)
+        #expect(woke.duration(since: deadline) < .milliseconds(500))
         #expect(try timer.acknowledge() == 1)
         #expect(try timer.acknowledge() == 0)
     }
@@ -25,7 +26,7 @@ import Testing
         let timer = try TimerFD()
         let poller = try EventPoller()
         try poller.add(timer.fileDescriptor, token: 1)
-        try timer.arm(atMonotonicNanoseconds: 0)
+        try timer.arm(at: .zero)
         #expect(try poller.wait(timeoutMilliseconds: 1000).map(\.token) == [1])
     }
 
@@ -33,7 +34,7 @@ import Testing
         let timer = try TimerFD()
         let poller = try EventPoller()
         try poller.add(timer.fileDescriptor, token: 1)
-        try timer.arm(atMonotonicNanoseconds: MonotonicClock.now() + 30_000_000)
+        try timer.arm(at: MonotonicClock.now() + .milliseconds(30))
         try timer.disarm()
         #expect(try poller.wait(timeoutMilliseconds: 120).isEmpty)
     }

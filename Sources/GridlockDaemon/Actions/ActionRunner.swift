@@ -18,10 +18,10 @@ public final class ActionRunner {
         ["GRIDLOCK_PATTERN=\(patternName)", "PATH=\(searchPath)"]
     }
 
-    /// `argv[0]` must be a path (no PATH search). `now` is CLOCK_MONOTONIC in
-    /// nanoseconds, the same clock as the loop's timer.
+    /// `argv[0]` must be a path (no PATH search). `now` is CLOCK_MONOTONIC, the
+    /// clock of the loop's deadlines.
     public func start(
-        patternName: String, argv: [String], timeout: Duration, now: Int64
+        patternName: String, argv: [String], timeout: Duration, now: Instant
     ) throws(ActionRunnerError) -> RunningAction {
         if let current, current.exitStatus == nil {
             throw .alreadyRunning(patternName: current.patternName, pid: current.pid)
@@ -36,7 +36,7 @@ public final class ActionRunner {
             throw .spawnFailed(patternName: patternName, error)
         }
         let action = RunningAction(
-            patternName: patternName, process: process, deadline: now &+ timeout.nanoseconds, killGrace: killGrace)
+            patternName: patternName, process: process, deadline: now + timeout, killGrace: killGrace)
         current = action
         return action
     }

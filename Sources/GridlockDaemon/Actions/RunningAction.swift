@@ -1,10 +1,9 @@
-import Glibc  // signal numbers only; LinuxSys makes the calls
 import GridlockCore
 import LinuxSys
 
-/// One unlock action in flight. The poll loop owns the waiting: it watches `outputFD`,
-/// arms its timer for `nextDeadline` and calls `handleDeadline(now:)` when it fires,
-/// and calls `reap()` on SIGCHLD. Times are CLOCK_MONOTONIC nanoseconds.
+/// One program in flight. `ActionSupervisor` owns the waiting: it watches `outputFD` and
+/// `exitFD` on the loop, calls `handleDeadline(now:)` at `nextDeadline` and `reap()`
+/// when the process may have ended.
 public final class RunningAction {
     public enum DeadlineOutcome: Hashable, Sendable {
         /// The timeout passed: SIGTERM went to the process group.
@@ -15,15 +14,15 @@ public final class RunningAction {
 
     public let patternName: String
     /// When the action times out.
-    public let deadline: Int64
+    public let deadline: Instant
     public let killGrace: Duration
 
     private let process: SpawnedProcess
     private var splitter = OutputLineSplitter()
-    private var killAt: Int64?
+    private var killAt: Instant?
     private var killed = false
 
-    init(patternName: String, process: SpawnedProcess, deadline: Int64, killGrace: Duration) {
+    init(patternName: String, process: SpawnedProcess, deadline: Instant, killGrace: Duration) {
         self.patternName = patternName
         self.process = process
         self.deadline = deadline
@@ -41,7 +40,7 @@ public final class RunningAction {
 
     /// When the loop must next call `handleDeadline`; nil once the action has been
     /// reaped (its group may be gone and its id reusable) or SIGKILL has been sent.
-    public var nextDeadline: Int64? {
+    public var nextDeadline: Instant? {
         if exitStatus != nil || killed { return nil }
         return killAt ?? deadline
     }
@@ -49,16 +48,24 @@ public final class RunningAction {
     /// Escalates if a deadline has passed: SIGTERM to the group at `deadline`, then
     /// SIGKILL `killGrace` later. Nil when nothing was due (an early or stale wakeup).
     @discardableResult
-    public func handleDeadline(now: Int64) throws(SystemCallError) -> DeadlineOutcome? {
+    public func handleDeadline(now: Instant) throws(SystemCallError) -> DeadlineOutcome? {
         guard let due = nextDeadline, now >= due else { return nil }
         if killAt == nil {
-            try process.signalGroup(SIGTERM)
-            killAt = now &+ killGrace.nanoseconds
+            try process.signalGroup(.terminate)
+            killAt = now + killGrace
             return .terminated
         }
-        try process.signalGroup(SIGKILL)
+        try process.signalGroup(.kill)
         killed = true
         return .killed
+    }
+
+    /// Stops it now rather than at its timeout (the daemon is stopping): SIGTERM to the
+    /// group, and SIGKILL `killGrace` later if it is still there.
+    public func terminate(now: Instant) throws(SystemCallError) {
+        guard exitStatus == nil, killAt == nil else { return }
+        try process.signalGroup(.terminate)
+        killAt = now + killGrace
     }
 
     /// Complete lines available now. The held partial line is released at EOF, or once
@@ -76,7 +83,7 @@ public final class RunningAction {
     }
 
     /// For the loop's own policy, e.g. stopping what a finished action left behind.
-    public func signalGroup(_ signal: Int32) throws(SystemCallError) {
+    public func signalGroup(_ signal: Signal) throws(SystemCallError) {
         try process.signalGroup(signal)
     }
 }

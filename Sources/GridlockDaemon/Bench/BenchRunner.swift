@@ -38,7 +38,7 @@ public enum BenchRunner {
         for scene in frames {
             let start = MonotonicClock.now()
             renderer.render(scene, damage: nil)
-            full.append(Double(MonotonicClock.now() - start) / 1e6)
+            full.append(Double(MonotonicClock.now().duration(since: start).nanoseconds) / 1e6)
         }
 
         renderer.render(initial, damage: nil)
@@ -49,7 +49,7 @@ public enum BenchRunner {
             let start = MonotonicClock.now()
             let damage = Damage.between(previous, scene)
             renderer.render(scene, damage: damage)
-            damaged.append(Double(MonotonicClock.now() - start) / 1e6)
+            damaged.append(Double(MonotonicClock.now().duration(since: start).nanoseconds) / 1e6)
             area += damage.rects.reduce(0) { $0 + $1.area }
             previous = scene
         }

@@ -1,4 +1,3 @@
-import Glibc  // signal numbers
 import GridlockCore
 import GridlockDisplay
 import GridlockInput
@@ -7,16 +6,20 @@ import LinuxSys
 /// `gridlock calibrate`: five crosses in turn on the configured display, one tap each on
 /// the configured touch device read *uncalibrated*, then a least-squares fit.
 ///
-/// A small poll loop of its own (the lock screen's machine has nothing to do here), over
-/// the same output and touch source the daemon would use.
+/// The lock screen's machine has nothing to do here: a loop of its own drives the same
+/// output and touch source the daemon would use.
 public final class CalibrationSession {
     private let output: DisplayOutput
     private let touch: TouchSource
     private let renderer: SceneRenderer
     private let layout: GridLayout
-    private let poller: EventPoller
-    private let signals: SignalFD
-    private let timer: TimerFD
+    private let loop: EventLoop
+    private var touchSync: DescriptorSync!
+    private var outputSync: DescriptorSync!
+    private let touchTimer: EventLoop.Deadline
+    private let targetTimeout: EventLoop.Deadline
+    /// Where the current wait sends touches.
+    private var handleTouch: (TouchEvent, Instant) -> Void = { _, _ in }
     private var shown: Scene?
 
     public init(config: GridlockConfig) throws(DaemonError) {
@@ -24,14 +27,12 @@ public final class CalibrationSession {
         var raw = config
         raw.touch.calibration = [1, 0, 0, 0, 1, 0]
         do {
-            signals = try SignalFD(signals: [SIGTERM, SIGINT])
-            poller = try EventPoller()
-            timer = try TimerFD()
+            loop = try EventLoop(signals: [.terminate, .interrupt])
         } catch {
             throw .system(error)
         }
-        output = try DaemonComponents.output(for: raw, headless: false)
-        touch = try DaemonComponents.touchSource(
+        output = try DaemonParts.output(for: raw, headless: false)
+        touch = try DaemonParts.touchSource(
             for: raw, frame: output.size, rotation: output.rotation, start: MonotonicClock.now())
         do {
             renderer = try SceneRenderer(size: output.size, theme: config.theme)
@@ -39,6 +40,18 @@ public final class CalibrationSession {
             throw .display("\(error)")
         }
         layout = config.gridLayout(frame: output.size)
+        touchTimer = loop.deadline("touch")
+        targetTimeout = loop.deadline("target timeout")
+        loop.signalHandler = { [unowned self] _ in stopped = true }
+        touchTimer.onFire { [unowned self] now in touch.handleDeadline(now: now, emit: handleTouch) }
+        touchSync = DescriptorSync(loop: loop, cause: "touch") { [unowned self] descriptor in
+            touch.handleReadable(descriptor, now: MonotonicClock.now(), emit: handleTouch)
+        }
+        outputSync = DescriptorSync(loop: loop, cause: "display") { [unowned self] descriptor in
+            if case .redrawAll = output.handleReadable(descriptor, buffer: renderer.buffer) {
+                try? output.present(renderer.buffer, damage: .full(renderer.buffer.frame))
+            }
+        }
     }
 
     public enum Outcome {
@@ -50,14 +63,18 @@ public final class CalibrationSession {
 
     /// Shows the targets and collects one tap per target; `timeout` per target.
     public func run(timeout: Duration) -> Outcome {
-        defer { output.close() }
+        defer {
+            touchSync.removeAll()
+            outputSync.removeAll()
+            output.close()
+        }
         let targets = CalibrationFit.targets
         var samples: [CalibrationFit.Sample] = []
         for (index, target) in targets.enumerated() {
             let frame = output.size
             show(Scene(layout: layout, message: .calibrate(step: index + 1, count: targets.count),
                        target: Point(x: target.x * frame.width, y: target.y * frame.height)))
-            guard let tap = waitForTap(deadline: MonotonicClock.now() + timeout.nanoseconds) else {
+            guard let tap = waitForTap(deadline: MonotonicClock.now() + timeout) else {
                 return stopped ? .interrupted : .timedOut
             }
             // With the identity matrix the mapper only normalised and turned the touch:
@@ -87,52 +104,31 @@ public final class CalibrationSession {
     }
 
     /// Where the finger was when it lifted (its last reported position), or nil.
-    private func waitForTap(deadline: Int64) -> Point? {
+    private func waitForTap(deadline: Instant) -> Point? {
         var last: Point?
         var tap: Point?
-        var polled: [FileDescriptor] = []
-        let signalToken = 1, timerToken = 2, outputBase = 100, touchBase = 200
-        try? poller.add(signals.fileDescriptor, token: signalToken)
-        try? poller.add(timer.fileDescriptor, token: timerToken)
-        defer {
-            for fd in polled { try? poller.remove(fd) }
-            try? poller.remove(signals.fileDescriptor)
-            try? poller.remove(timer.fileDescriptor)
-        }
-        let handle: (TouchEvent) -> Void = { event in
+        var timedOut = false
+        handleTouch = { event, _ in
             switch event {
             case .down(let p), .move(let p): last = p
             case .up: tap = last
             case .cancel: last = nil
             }
         }
-        while tap == nil, !stopped {
-            for fd in polled { try? poller.remove(fd) }
-            polled = output.descriptors + touch.descriptors
-            let outputCount = output.descriptors.count
-            for (i, fd) in polled.enumerated() {
-                try? poller.add(fd, token: i < outputCount ? outputBase + i : touchBase + i - outputCount)
-            }
-            let next = [touch.nextDeadline, deadline].compactMap { $0 }.min()!
-            try? timer.arm(atMonotonicNanoseconds: next)
-            guard let ready = try? poller.wait(timeoutMilliseconds: nil) else { return nil }
-            let now = MonotonicClock.now()
-            for event in ready {
-                switch event.token {
-                case signalToken: stopped = true
-                case timerToken: _ = try? timer.acknowledge()
-                case touchBase...:
-                    let index = event.token - touchBase + outputCount
-                    if polled.indices.contains(index) { touch.handleReadable(polled[index], now: now, emit: handle) }
-                default:
-                    let index = event.token - outputBase
-                    if polled.indices.contains(index), case .redrawAll = output.handleReadable(polled[index], buffer: renderer.buffer) {
-                        try? output.present(renderer.buffer, damage: .full(renderer.buffer.frame))
-                    }
-                }
-            }
-            if let due = touch.nextDeadline, due <= now { touch.handleDeadline(now: now, emit: handle) }
-            if now >= deadline { break }
+        targetTimeout.onFire { _ in timedOut = true }
+        targetTimeout.due = deadline
+        let syncSources = { [unowned self] in
+            touchSync.sync(to: touch.descriptors, generation: touch.descriptorGeneration)
+            outputSync.sync(to: output.descriptors)
+            touchTimer.due = touch.nextDeadline
+        }
+        syncSources()
+        defer { targetTimeout.due = nil }
+        do {
+            try loop.run(until: { tap != nil || stopped || timedOut }, afterEach: syncSources)
+        } catch {
+            Journal.log(.error, "event loop: \(error)")
+            return nil
         }
         return tap
     }

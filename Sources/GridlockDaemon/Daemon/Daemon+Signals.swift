@@ -1,29 +1,25 @@
-import Glibc  // signal numbers
 import GridlockCore
 import LinuxSys
 
-/// The daemon's signals: TERM/INT stop, HUP reloads, CHLD reaps the action.
+/// The daemon's signals: TERM/INT stop, HUP reloads, CHLD reaps the action, USR1 logs
+/// how often and why the loop woke.
 extension Daemon {
-    func handleSignals() {
-        let received: [Int32]
-        do {
-            received = try signals.readSignals()
-        } catch {
-            Journal.log(.error, "signalfd: \(error)")
-            return
-        }
-        for signal in received {
-            switch signal {
-            case SIGTERM, SIGINT:
-                Journal.log(.info, "received \(signalName(signal)), stopping")
-                stopping = true
-            case SIGHUP:
-                reload()
-            case SIGCHLD:
-                pumpAction()
-            default:
-                break
-            }
+    /// What `DaemonParts` blocks and routes through the loop.
+    public static let handledSignals: [Signal] = [.terminate, .interrupt, .hangUp, .child, .pipe, .user1]
+
+    func handle(_ signal: Signal) {
+        switch signal {
+        case .terminate, .interrupt:
+            Journal.log(.info, "received \(signal), stopping")
+            stopping = true
+        case .hangUp:
+            reload()
+        case .child:
+            supervisor.childExited()
+        case .user1:
+            Journal.log(.info, "event loop: \(loop.wakeUps)")
+        default:
+            break
         }
     }
 
@@ -31,8 +27,8 @@ extension Daemon {
     /// (look, grid, timings, lockout schedule, patterns, actions). [display] and [touch]
     /// changes need a restart: the devices stay open across a reload.
     func reload() {
-        try? notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now() / 1000)")
-        defer { try? notifier.notify("READY=1") }
+        try? notifier?.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now().nanoseconds / 1000)")
+        defer { try? notifier?.notify("READY=1") }
         reloadAttempts()
         let loaded: LoadedConfig
         do {
@@ -55,26 +51,16 @@ extension Daemon {
         }
         config = new
         matcher = PatternMatcher(config: new, hasher: hasher)
+        supervisor.mode = new.action.mode
         Journal.log(.notice, "configuration reloaded from \(loaded.files.joined(separator: ", "))")
     }
 
     /// `gridlock reset-lockout` writes a clean state file and sends SIGHUP. Only that
     /// transition is taken from the file: the running count is otherwise authoritative.
     func reloadAttempts() {
-        guard !options.benchStartup, service.machine.attempts != .clean,
+        guard service.attemptsFile != nil, service.machine.attempts != .clean,
               case .loaded(let state) = AttemptStore.load(from: config.lockout.stateFile), state == .clean else { return }
         Journal.log(.notice, "failure count cleared: \(config.lockout.stateFile) was reset")
         service.clearFailures(at: now)
-    }
-
-    func shutdown() {
-        try? notifier.notify("STOPPING=1")
-        if let action = runningAction, action.exitStatus == nil {
-            // A relay must not stay energised because the daemon went away.
-            Journal.log(.notice, "stopping the running action for pattern \(action.patternName)")
-            try? action.signalGroup(SIGTERM)
-        }
-        service.output.close()
-        Journal.log(.info, options.mode == .enroll ? "enrollment ended" : "gridlockd stopped")
     }
 }

@@ -1,4 +1,3 @@
-import Glibc  // inotify flags
 import GridlockCore
 import GridlockInput
 import LinuxSys
@@ -36,8 +35,8 @@ public final class EvdevTouchSource: TouchSource {
     /// makes); one scan 50 ms after the first is enough and still well within a second.
     /// It also keeps a device opened after another was closed out of the same loop
     /// iteration, so its descriptor, which may reuse the closed one's number, is seen
-    /// by the loop as new (see the integration notes).
-    static let settleNanoseconds: Int64 = 50_000_000
+    /// by the loop as new (`descriptorGeneration` changes twice, not once).
+    static let settle = Duration.milliseconds(50)
 
     private let settings: Settings
     private let environment: any EvdevEnvironment
@@ -50,15 +49,15 @@ public final class EvdevTouchSource: TouchSource {
     private var frame: Size
     private var rotation: Rotation
     private var grabWanted: Bool
-    private var rescanAt: Int64?
-    private var lastClose: Int64?
+    private var rescanAt: Instant?
+    private var lastClose: Instant?
     /// What was last logged about the choice and about failures, so that a burst of
     /// hotplug events does not repeat the same lines.
     private var lastChoiceLog: [String] = []
     private var lastProblem: String?
 
     public init(
-        settings: Settings, frame: Size, rotation: Rotation, now: Int64,
+        settings: Settings, frame: Size, rotation: Rotation, now: Instant,
         environment: any EvdevEnvironment = LibevdevEnvironment(),
         log: @escaping (LogPriority, String) -> Void = Journal.log
     ) throws(SystemCallError) {
@@ -79,14 +78,14 @@ public final class EvdevTouchSource: TouchSource {
         [inotify.fileDescriptor] + (device.map { [$0.fileDescriptor] } ?? [])
     }
 
-    public var nextDeadline: Int64? { rescanAt }
+    public var nextDeadline: Instant? { rescanAt }
 
-    public func handleReadable(_ descriptor: FileDescriptor, now: Int64, emit: (TouchEvent) -> Void) {
+    public func handleReadable(_ descriptor: FileDescriptor, now: Instant, emit: (TouchEvent, Instant) -> Void) {
         if descriptor == inotify.fileDescriptor {
             handleDirectoryChanges(now: now)
         } else if let device, descriptor == device.fileDescriptor, reader != nil {
             let dropsBefore = reader!.dropCount
-            let outcome = reader!.drain(device, now: Instant(nanoseconds: now)) { touch, _ in emit(touch) }
+            let outcome = reader!.drain(device, now: now, emit)
             if reader!.dropCount > dropsBefore {
                 // The kernel's buffer overflowed: the loop was too slow (or stopped) for a while.
                 log(.notice, "touch device \(device.path) dropped events (SYN_DROPPED, \(reader!.dropCount) so far); resynced from the kernel's state")
@@ -100,7 +99,7 @@ public final class EvdevTouchSource: TouchSource {
         }
     }
 
-    public func handleDeadline(now: Int64, emit: (TouchEvent) -> Void) {
+    public func handleDeadline(now: Instant, emit: (TouchEvent, Instant) -> Void) {
         guard let due = rescanAt, due <= now else { return }
         rescanAt = nil
         if device == nil { openChosenDevice(now: now) }
@@ -122,20 +121,18 @@ public final class EvdevTouchSource: TouchSource {
 
     /// The open device's node, nil while waiting for one.
     public var devicePath: String? { device?.path }
-    /// CLOCK_MONOTONIC kernel time of the last frame (SYN_REPORT) read, for input-to-frame latency.
-    public var lastFrameKernelTime: Int64? { reader?.lastFrameTime?.nanoseconds }
     /// SYN_DROPPED events met on the current device.
     public var dropCount: Int { reader?.dropCount ?? 0 }
     public var isGrabbed: Bool { grabbed }
     private var grabbed = false
     /// Counts device opens and closes. A new device's descriptor can reuse the number of
     /// the one just closed, so `descriptors` alone may look unchanged to the loop; this
-    /// tells it to re-register anyway (see the integration notes).
+    /// tells it to re-register anyway.
     public private(set) var descriptorGeneration = 0
 
     // MARK: Choosing and opening
 
-    private func openChosenDevice(now: Int64) {
+    private func openChosenDevice(now: Instant) {
         guard let path = choose() else { return }
         let opened: any EvdevDeviceHandle
         do {
@@ -155,7 +152,7 @@ public final class EvdevTouchSource: TouchSource {
             return
         }
         var reader = EvdevTouchReader(pipeline: pipeline)
-        reader.start(opened, at: Instant(nanoseconds: now)) { _, _ in }
+        reader.start(opened, at: now) { _, _ in }
         device = opened
         self.reader = reader
         descriptorGeneration += 1
@@ -225,7 +222,7 @@ public final class EvdevTouchSource: TouchSource {
         }
     }
 
-    private func closeDevice(now: Int64) {
+    private func closeDevice(now: Instant) {
         device?.close()
         device = nil
         reader = nil
@@ -249,13 +246,13 @@ public final class EvdevTouchSource: TouchSource {
         } catch where error.errno == .noSuchFile {
             // No input device at all yet (devtmpfs makes /dev/input with the first one).
             let parent = Self.parent(of: settings.directory)
-            try inotify.watch(directory: parent, mask: UInt32(bitPattern: IN_CREATE | IN_MOVED_TO))
+            try inotify.watch(directory: parent, mask: Inotify.entryCreated)
             watchingDirectory = false
             log(.notice, "\(settings.directory) does not exist yet; watching \(parent) for it")
         }
     }
 
-    private func handleDirectoryChanges(now: Int64) {
+    private func handleDirectoryChanges(now: Instant) {
         let events: [Inotify.Event]
         do {
             events = try inotify.readEvents()
@@ -282,9 +279,9 @@ public final class EvdevTouchSource: TouchSource {
         if relevant && device == nil { scheduleRescan(now: now) }
     }
 
-    private func scheduleRescan(now: Int64) {
-        var due = now + Self.settleNanoseconds
-        if let lastClose { due = max(due, lastClose + Self.settleNanoseconds) }
+    private func scheduleRescan(now: Instant) {
+        var due = now + Self.settle
+        if let lastClose { due = max(due, lastClose + Self.settle) }
         rescanAt = min(rescanAt ?? due, due)
     }
 

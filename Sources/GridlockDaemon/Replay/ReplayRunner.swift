@@ -8,8 +8,9 @@ import LinuxSys
 /// Time comes from the recording's own timestamps; timers (error display, lockout
 /// countdown) fire at their virtual deadlines between events, and after the last event
 /// the remaining ones run out instantly. Verification and actions are real (argon2 against
-/// the config's hashes, the configured programs) but take no virtual time. The state file
-/// is neither read nor written: a replay always starts with no failures.
+/// the config's hashes, the configured programs run by the daemon's `ActionSupervisor`)
+/// but take no virtual time. The state file is neither read nor written: a replay always
+/// starts with no failures.
 public final class ReplayRunner: LockShell {
     public struct Options {
         public var config: GridlockConfig
@@ -20,6 +21,8 @@ public final class ReplayRunner: LockShell {
         public var emit: (String) -> Void
         /// Receives each presented scene.
         public var onPresent: ((Scene) -> Void)?
+        /// Receives every outcome, as the daemon's `observe` does.
+        public var observe: ((Daemon.Outcome) -> Void)?
 
         public init(config: GridlockConfig, recording: EvemuRecording, framesDirectory: String?, emit: @escaping (String) -> Void) {
             self.config = config
@@ -31,8 +34,9 @@ public final class ReplayRunner: LockShell {
 
     private let options: Options
     private let matcher: PatternMatcher
-    private let childSignals: SignalFD
-    private let actions = ActionRunner()
+    /// Real time, for the actions only: they are real programs.
+    private let loop: EventLoop
+    private let supervisor: ActionSupervisor
     private var service: LockService!
     private var pipeline: TouchPipeline
     private var pending: [LockEvent] = []
@@ -55,10 +59,11 @@ public final class ReplayRunner: LockShell {
         }
         do {
             matcher = PatternMatcher(config: config, hasher: try PatternHasher())
-            childSignals = try makeChildSignalFD()
+            loop = try EventLoop(signals: [.child])
         } catch {
             throw .setup("\(error)")
         }
+        supervisor = ActionSupervisor(loop: loop, mode: config.action.mode)
         let rotation = config.display.rotation
         output = options.framesDirectory.map { PNGOutput(size: frame, directory: $0, rotation: rotation) }
             ?? NullOutput(size: frame, rotation: rotation)
@@ -71,8 +76,11 @@ public final class ReplayRunner: LockShell {
             throw .setup("\(error)")
         }
         let machine = LockMachine(layout: config.gridLayout(frame: frame), settings: config.lockSettings)
-        service = LockService(machine: machine, renderer: renderer, output: output, shell: self, attemptsFile: nil)
+        service = LockService(machine: machine, renderer: renderer, output: output, attemptsFile: nil)
         service.onPresent = options.onPresent
+        service.shell = self
+        supervisor.delegate = self
+        loop.signalHandler = { [unowned self] _ in supervisor.childExited() }
     }
 
     /// Plays the whole recording and lets every pending timer run out.
@@ -123,38 +131,13 @@ public final class ReplayRunner: LockShell {
         pending.append(.verified(patternName: matcher.match(pattern)))
     }
 
+    /// The actions run in real time while virtual time stands still.
     public func beginAction(for patternName: String) {
-        let plan = options.config.actionPlan(for: patternName)
-        if let duress = plan.duressExec {
-            Journal.log(.alert, "duress pattern \(patternName) used")
-            _ = run(duress, plan: plan) { _ in }
-        }
-        if let argv = plan.exec {
-            let status = run(argv, plan: plan) { line in
-                emit([("event", "action-output"), ("pattern", .string(patternName)), ("line", .string(line))])
-            }
-            var fields: [(String, JSONValue)] = [("event", "action"), ("pattern", .string(patternName))]
-            switch status {
-            case .exited(let code)?: fields.append(("status", .int(Int(code))))
-            case .signaled(let signal)?: fields += [("status", .int(128 + Int(signal))), ("signal", .string(signalName(signal)))]
-            case nil: fields += [("status", .int(-1)), ("error", "could not start")]
-            }
-            emit(fields)
-        }
-        pending.append(.actionFinished)
-    }
-
-    private func run(_ argv: [String], plan: UnlockActionPlan, onLine: (String) -> Void) -> ExitStatus? {
+        supervisor.begin(options.config.actionPlan(for: patternName))
         do {
-            let action = try actions.start(
-                patternName: plan.patternName, argv: argv, timeout: plan.enforcedTimeout,
-                now: MonotonicClock.now())
-            return try action.waitForExit(childSignals: childSignals, onLine: onLine) { outcome in
-                Journal.log(.warning, "action for pattern \(plan.patternName) timed out: \(outcome)")
-            }
+            try loop.run(until: { supervisor.isIdle })
         } catch {
-            Journal.log(.error, "action for pattern \(plan.patternName): \(error)")
-            return nil
+            Journal.log(.critical, "event loop: \(error)")
         }
     }
 
@@ -162,6 +145,23 @@ public final class ReplayRunner: LockShell {
 
     public func report(_ report: LockReport, at time: Instant) {
         emit(report.jsonFields)
+        options.observe?(.lock(report))
+    }
+}
+
+extension ReplayRunner: ActionSupervisorDelegate {
+    /// A replay has no panel to hand over.
+    public func handOver(to patternName: String) {}
+    public func takeBack() {}
+
+    public func actionsFinished() { pending.append(.actionFinished) }
+
+    /// The JSON lines `gridlock replay` documents; warnings and worse (a duress
+    /// pattern, a timeout, a program that cannot start) also go to the journal.
+    public func report(_ report: ActionReport) {
+        if let fields = report.jsonFields { emit(fields) }
+        if report.priority.rawValue <= LogPriority.warning.rawValue { Journal.log(report.priority, report.logMessage) }
+        options.observe?(.action(report))
     }
 }
 

@@ -55,7 +55,7 @@ public enum Enrollment {
     /// SIGHUP to every running gridlockd, so it loads the new pattern; their pids.
     public static func reloadRunningDaemons() -> [Int32] {
         let daemons = ProcessTable.processes(named: "gridlockd")
-        for pid in daemons { ProcessTable.send(1 /* SIGHUP */, to: pid) }
+        for pid in daemons { Signal.hangUp.send(to: pid) }
         return daemons
     }
 }

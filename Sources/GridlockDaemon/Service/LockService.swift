@@ -9,8 +9,10 @@ public final class LockService {
     public private(set) var machine: LockMachine
     public private(set) var renderer: SceneRenderer
     public let output: DisplayOutput
-    private unowned let shell: LockShell
-    private let attemptsFile: String?
+    /// Carries out the slow effects; set by the owner once it exists (it owns the service).
+    public weak var shell: LockShell?
+    /// Where failures are persisted; nil keeps them in memory (previews, enrollment, benchmarks).
+    public let attemptsFile: String?
     private var drawnScene: Scene?
     /// Frames presented so far (the first one marks start-up done).
     public private(set) var framesPresented = 0
@@ -19,12 +21,11 @@ public final class LockService {
 
     /// `attemptsFile` nil keeps the count in memory only (previews, benchmarks).
     public init(
-        machine: LockMachine, renderer: SceneRenderer, output: DisplayOutput, shell: LockShell, attemptsFile: String?
+        machine: LockMachine, renderer: SceneRenderer, output: DisplayOutput, attemptsFile: String?
     ) {
         self.machine = machine
         self.renderer = renderer
         self.output = output
-        self.shell = shell
         self.attemptsFile = attemptsFile
     }
 
@@ -69,11 +70,11 @@ public final class LockService {
             switch effect {
             case .render: break
             case .persist(let state): persist(state)
-            case .verify(let pattern): shell.beginVerification(of: pattern)
-            case .runAction(let name): shell.beginAction(for: name)
-            case .armTimer(let deadline): shell.setDeadline(deadline)
-            case .disarmTimer: shell.setDeadline(nil)
-            case .report(let report): shell.report(report, at: now)
+            case .verify(let pattern): shell?.beginVerification(of: pattern)
+            case .runAction(let name): shell?.beginAction(for: name)
+            case .armTimer(let deadline): shell?.setDeadline(deadline)
+            case .disarmTimer: shell?.setDeadline(nil)
+            case .report(let report): shell?.report(report, at: now)
             case .enrolled: break  // enrollment's caller reads the pattern from the machine's phase
             }
         }

@@ -316,7 +316,7 @@ public final class DRMOutput: DisplayOutput {
                     Journal.log(.warning, "display: another program holds DRM master on \(device.path); trying again with back-off")
                 }
                 masterRetryDelay = masterRetryDelay == 0 ? Self.masterRetryFirst : min(masterRetryDelay * 2, Self.masterRetryMax)
-                try? masterRetryTimer.arm(atMonotonicNanoseconds: MonotonicClock.now() + masterRetryDelay)
+                try? masterRetryTimer.arm(at: MonotonicClock.now() + .nanoseconds(masterRetryDelay))
             } else {
                 Journal.log(.error, "display: \(error)")
             }
@@ -385,7 +385,7 @@ public final class DRMOutput: DisplayOutput {
         // The first event of a burst opens a short window; the rest of the burst falls in
         // it, and one rescan covers them all.
         rescanArmed = true
-        try? rescanTimer.arm(atMonotonicNanoseconds: MonotonicClock.now() + Self.rescanDelayNanoseconds)
+        try? rescanTimer.arm(at: MonotonicClock.now() + .nanoseconds(Self.rescanDelayNanoseconds))
     }
 
     /// Looks at the hardware again after hotplug; `.resized` when the display appeared or changed.

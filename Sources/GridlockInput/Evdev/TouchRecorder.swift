@@ -20,17 +20,33 @@ public final class TouchRecorder {
     /// Another process (gridlockd, usually) holds EVIOCGRAB: nothing would reach us.
     public let grabbedElsewhere: Bool
 
-    /// Opens `path` with CLOCK_MONOTONIC timestamps and checks for a grab held elsewhere
+    private let loop: EventLoop
+    private var stopRequested = false
+
+    /// Blocks `stopSignals` first (they end the recording cleanly from then on), then
+    /// opens `path` with CLOCK_MONOTONIC timestamps and checks for a grab held elsewhere
     /// by taking and at once releasing one ourselves (EBUSY says someone else has it).
-    public init(path: String) throws(EvdevError) {
-        device = try EvdevDevice(path: path)
+    public init(path: String, stopSignals: [Signal]) throws(RecorderError) {
+        do {
+            loop = try EventLoop(signals: stopSignals)
+        } catch {
+            throw .output(error)
+        }
+        do {
+            device = try EvdevDevice(path: path)
+        } catch {
+            throw .device(error)
+        }
         do {
             try device.setGrabbed(true)
             try device.setGrabbed(false)
             grabbedElsewhere = false
         } catch where error.errno == .busy {
             grabbedElsewhere = true
+        } catch {
+            grabbedElsewhere = false
         }
+        loop.signalHandler = { [unowned self] _ in stopRequested = true }
     }
 
     /// The description block, with comments saying where and how it was recorded.
@@ -46,65 +62,46 @@ public final class TouchRecorder {
         return try EvemuWriter.description(device.description, header: header)
     }
 
-    /// Writes the description, then events until `stop` has a signal, `duration` has
-    /// passed since the start, or the device fails. The caller blocks the signals
-    /// (creating `stop`) before calling, so Ctrl-C ends the recording cleanly.
-    public func record(
-        to output: FileDescriptor, duration: Duration?, stop: SignalFD
-    ) throws(RecorderError) -> Summary {
+    /// Writes the description, then events until one of the stop signals arrives,
+    /// `duration` has passed since the start, or the device fails.
+    public func record(to output: FileDescriptor, duration: Duration?) throws(RecorderError) -> Summary {
         let description: String
         do {
             description = try descriptionText()
         } catch {
             throw .format(error)
         }
-        do {
-            try output.writeAll(Array(description.utf8))
-        } catch {
-            throw .output(error)
-        }
-        let poller: EventPoller
-        do {
-            poller = try EventPoller(capacity: 4)
-            try poller.add(device.fileDescriptor, token: 1)
-            try poller.add(stop.fileDescriptor, token: 2)
-        } catch {
-            throw .output(error)
-        }
         var stream = EvemuEventStream()
         var summary = Summary()
-        let end = duration.map { MonotonicClock.now() + $0.nanoseconds }
-        while true {
-            let timeout: Int32?
-            if let end {
-                let left = end - MonotonicClock.now()
-                if left <= 0 { return summary }
-                timeout = Int32(clamping: (left + 999_999) / 1_000_000)
-            } else {
-                timeout = nil
-            }
-            let ready: [EventPoller.Ready]
-            do {
-                ready = try poller.wait(timeoutMilliseconds: timeout)
-            } catch {
-                throw .output(error)
-            }
-            if ready.contains(where: { $0.token == 2 }) {
-                _ = try? stop.readSignals()
-            }
-            // Read what is queued even when stopping: those events happened before the signal.
-            let (text, lost) = Self.drain(device, into: &stream, &summary)
-            do {
+        var finished = false
+        var failure: SystemCallError?
+        // Read what is queued even when stopping: those events happened before the signal.
+        let drainToOutput = {
+            let (text, lost) = Self.drain(self.device, into: &stream, &summary)
+            do throws(SystemCallError) {
                 if !text.isEmpty { try output.writeAll(Array(text.utf8)) }
             } catch {
-                throw .output(error)
+                failure = error
             }
-            if let lost {
-                summary.lostWith = lost
-                return summary
-            }
-            if ready.contains(where: { $0.token == 2 }) { return summary }
+            if let lost { summary.lostWith = lost }
+            if failure != nil || lost != nil { finished = true }
         }
+        do {
+            try output.writeAll(Array(description.utf8))
+            try loop.watch(device.fileDescriptor, as: "touch device", drainToOutput)
+            defer { loop.unwatch(device.fileDescriptor) }
+            loop.deadline("end of recording") { _ in finished = true }.due = duration.map { MonotonicClock.now() + $0 }
+            try loop.run(until: { finished }) {
+                if stopRequested {
+                    drainToOutput()
+                    finished = true
+                }
+            }
+        } catch {
+            throw .output(error)
+        }
+        if let failure { throw .output(failure) }
+        return summary
     }
 
     /// Reads `source` to EAGAIN and returns the lines to write. After SYN_DROPPED the
@@ -159,11 +156,13 @@ public struct EvemuEventStream: Sendable {
 }
 
 public enum RecorderError: Error, CustomStringConvertible {
+    case device(EvdevError)
     case output(SystemCallError)
     case format(RecordingError)
 
     public var description: String {
         switch self {
+        case .device(let error): "\(error)"
         case .output(let error): "\(error)"
         case .format(let error): "\(error)"
         }

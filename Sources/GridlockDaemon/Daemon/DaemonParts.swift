@@ -3,9 +3,82 @@ import GridlockDisplay
 import GridlockInput
 import LinuxSys
 
-/// Builds the display output and touch source a config asks for. Hardware backends
-/// (drm, evdev) come in their own files; this is the single place that chooses.
-public enum DaemonComponents {
+/// What a `Daemon` is made of. `DaemonParts(config:options:)` builds them as the config
+/// says (gridlockd, `gridlock enroll`); a test builds them from fakes.
+public struct DaemonParts {
+    public var loop: EventLoop
+    public var output: DisplayOutput
+    public var touch: TouchSource
+    public var supervisor: ActionSupervisor
+    /// The failures to start with, and the file that keeps them (nil: memory only).
+    public var attempts: AttemptState
+    public var attemptsFile: String?
+    public var clock: () -> Instant
+    public var notifier: SystemdNotifier?
+    public var watchdogInterval: Duration?
+
+    public init(
+        loop: EventLoop, output: DisplayOutput, touch: TouchSource, supervisor: ActionSupervisor,
+        attempts: AttemptState = .clean, attemptsFile: String? = nil, clock: @escaping () -> Instant = MonotonicClock.now,
+        notifier: SystemdNotifier? = nil, watchdogInterval: Duration? = nil
+    ) {
+        self.loop = loop
+        self.output = output
+        self.touch = touch
+        self.supervisor = supervisor
+        self.attempts = attempts
+        self.attemptsFile = attemptsFile
+        self.clock = clock
+        self.notifier = notifier
+        self.watchdogInterval = watchdogInterval
+    }
+
+    /// The devices, loop and supervisor `config` asks for. The loop comes first: it
+    /// blocks the daemon's signals before any other thread exists.
+    public init(config: GridlockConfig, options: Daemon.Options) throws(DaemonError) {
+        let loop: EventLoop
+        do {
+            loop = try EventLoop(signals: Daemon.handledSignals)
+        } catch {
+            throw .system(error)
+        }
+        let output = try DaemonParts.output(for: config, headless: options.benchStartup)
+        let touch = try DaemonParts.touchSource(
+            for: config, frame: output.size, rotation: output.rotation, start: MonotonicClock.now())
+        let counting = !options.benchStartup && options.mode == .unlock
+        self.init(
+            loop: loop, output: output, touch: touch,
+            supervisor: ActionSupervisor(loop: loop, mode: config.action.mode),
+            attempts: counting ? Self.restoredAttempts(config: config) : .clean,
+            attemptsFile: counting ? config.lockout.stateFile : nil,
+            notifier: SystemdNotifier.fromEnvironment(),
+            watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment())
+    }
+
+    /// A missing file means no failures. A corrupt or unreadable one is taken as the first
+    /// lockout of the schedule: damaging the file must never earn free attempts.
+    public static func restoredAttempts(config: GridlockConfig) -> AttemptState {
+        let path = config.lockout.stateFile
+        switch AttemptStore.load(from: path) {
+        case .missing:
+            return .clean
+        case .loaded(let state):
+            if state.failures > 0 {
+                Journal.log(.notice, "restored \(state.failures) consecutive failed attempts from \(path)")
+            }
+            return state
+        case .corrupt(let reason):
+            Journal.log(.alert, "attempt state \(path) is corrupt (\(reason)); locking out as after repeated failures")
+        case .unreadable(let error):
+            Journal.log(.alert, "attempt state unreadable: \(error); locking out as after repeated failures")
+        }
+        guard let first = config.lockout.schedule.firstLockout else { return .clean }
+        return AttemptState(failures: first.failures, lockoutPending: true)
+    }
+}
+
+/// Building each part from the config: the single place that chooses a backend.
+extension DaemonParts {
     static func output(for config: GridlockConfig, headless: Bool) throws(DaemonError) -> DisplayOutput {
         let physical = Size(width: Double(config.display.size.width), height: Double(config.display.size.height))
         let frame = config.display.rotation.logicalSize(physical: physical)
@@ -48,7 +121,7 @@ public enum DaemonComponents {
 
     /// `rotation` is the output's: the config's combined with the panel's own orientation.
     static func touchSource(
-        for config: GridlockConfig, frame: Size, rotation: Rotation, start: Int64
+        for config: GridlockConfig, frame: Size, rotation: Rotation, start: Instant
     ) throws(DaemonError) -> TouchSource {
         switch config.touch.backend {
         case .replay:
@@ -63,10 +136,8 @@ public enum DaemonComponents {
         }
     }
 
-    // MARK: evdev (helper/evdev)
-
     static func evdevTouchSource(
-        for config: GridlockConfig, frame: Size, rotation: Rotation, start: Int64
+        for config: GridlockConfig, frame: Size, rotation: Rotation, start: Instant
     ) throws(DaemonError) -> EvdevTouchSource {
         let selector: DeviceSelector
         switch config.touch.device {
@@ -160,6 +231,6 @@ extension GridlockConfig {
     /// The display part of `gridlock devices`: cards, connectors, modes, panel orientation,
     /// and what this config's `[display]` would light (reads /dev/dri; needs no DRM master).
     public func displayDeviceReport() -> String {
-        DisplayDeviceReport.text(request: DaemonComponents.kmsRequest(for: display))
+        DisplayDeviceReport.text(request: DaemonParts.kmsRequest(for: display))
     }
 }

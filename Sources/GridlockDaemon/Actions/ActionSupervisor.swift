@@ -1,0 +1,149 @@
+import GridlockCore
+import LinuxSys
+
+/// What the supervisor needs from whoever runs the lock: the daemon gives the panel
+/// away and takes it back, a replay has nothing to give.
+public protocol ActionSupervisorDelegate: AnyObject {
+    /// `[action] mode=handover`: the action is about to start and takes the display and
+    /// the touch grab until it ends.
+    func handOver(to patternName: String)
+    func takeBack()
+    /// Everything this unlock runs has ended (or nothing was configured).
+    func actionsFinished()
+    func report(_ report: ActionReport)
+}
+
+/// Runs what an accepted pattern runs, one program at a time: its `duress-exec=` first
+/// and silently, then its `exec=`; each without a shell, in its own process group, with
+/// the `[action] timeout=` enforced (SIGTERM, then SIGKILL) and its output turned into
+/// lines. Both `gridlockd` and `gridlock replay` run their actions through this, on an
+/// `EventLoop`, so a replay's outcome is the daemon's.
+public final class ActionSupervisor {
+    public var mode: ActionMode
+    public weak var delegate: ActionSupervisorDelegate?
+
+    private let loop: EventLoop
+    private let runner: ActionRunner
+    private var plan: UnlockActionPlan?
+    private var queue: [(argv: [String], silent: Bool)] = []
+    private var running: (action: RunningAction, silent: Bool)?
+    private var handedOver = false
+    private var timeout: EventLoop.Deadline!
+
+    public init(loop: EventLoop, mode: ActionMode, runner: ActionRunner = ActionRunner()) {
+        self.loop = loop
+        self.mode = mode
+        self.runner = runner
+        timeout = loop.deadline("action timeout") { [unowned self] now in enforceTimeout(now: now) }
+    }
+
+    /// Nothing runs and nothing is queued.
+    public var isIdle: Bool { plan == nil }
+
+    /// The pattern whose action runs now, if any.
+    public var runningPattern: String? { running == nil ? nil : plan?.patternName }
+
+    /// Starts what `plan` runs; its end comes back through `actionsFinished()`.
+    public func begin(_ plan: UnlockActionPlan) {
+        precondition(isIdle, "one unlock at a time: the lock machine waits for .actionFinished")
+        if plan.isDuress { delegate?.report(.duressUsed(pattern: plan.patternName)) }
+        self.plan = plan
+        queue = [plan.duressExec.map { ($0, true) }, plan.exec.map { ($0, false) }].compactMap { $0 }
+        startNext()
+    }
+
+    /// SIGCHLD: on kernels without pidfds the only news that the program ended.
+    public func childExited() { pump() }
+
+    /// Stops the running program (SIGTERM to its group, SIGKILL after the runner's grace
+    /// period) and drops the rest of the queue; the loop must run until `isIdle`.
+    public func stopAll() {
+        queue = []
+        guard let (action, _) = running else { return }
+        delegate?.report(.stopping(pattern: action.patternName))
+        do {
+            try action.terminate(now: MonotonicClock.now())
+        } catch {
+            delegate?.report(.failed(pattern: action.patternName, reason: "\(error)"))
+        }
+        timeout.due = action.nextDeadline
+    }
+
+    private func startNext() {
+        guard let plan else { return }
+        guard !queue.isEmpty else {
+            self.plan = nil
+            delegate?.actionsFinished()
+            return
+        }
+        let (argv, silent) = queue.removeFirst()
+        if !silent, mode == .handover, !handedOver {
+            handedOver = true
+            delegate?.handOver(to: plan.patternName)
+            delegate?.report(.handedOver(pattern: plan.patternName))
+        }
+        let action: RunningAction
+        do {
+            action = try runner.start(
+                patternName: plan.patternName, argv: argv, timeout: plan.enforcedTimeout, now: MonotonicClock.now())
+            try loop.watch(action.outputFD, as: "action output") { [unowned self] in pump() }
+            if let exitFD = action.exitFD { try loop.watch(exitFD, as: "action exit") { [unowned self] in pump() } }
+        } catch {
+            delegate?.report(.couldNotStart(pattern: plan.patternName, duress: silent, reason: "\(error)"))
+            endAction(silent: silent)
+            return
+        }
+        running = (action, silent)
+        timeout.due = action.nextDeadline
+    }
+
+    /// Output and exit of the running program.
+    private func pump() {
+        guard let (action, silent) = running else { return }
+        do {
+            report(lines: try action.drainOutputLines(), of: action, silent: silent)
+            if action.outputEnded { loop.unwatch(action.outputFD) }
+            guard let status = try action.reap() else { return }
+            // What is already in the pipe is shown; a grandchild keeping it open is not waited for.
+            report(lines: try action.drainOutputLines(), of: action, silent: silent)
+            delegate?.report(.finished(pattern: action.patternName, duress: silent, status: status))
+        } catch {
+            delegate?.report(.failed(pattern: action.patternName, reason: "\(error)"))
+        }
+        unwatch(action)
+        endAction(silent: silent)
+    }
+
+    private func report(lines: [String], of action: RunningAction, silent: Bool) {
+        guard !silent else { return }
+        for line in lines { delegate?.report(.output(pattern: action.patternName, line: line)) }
+    }
+
+    private func unwatch(_ action: RunningAction) {
+        loop.unwatch(action.outputFD)
+        if let exitFD = action.exitFD { loop.unwatch(exitFD) }
+    }
+
+    private func endAction(silent: Bool) {
+        running = nil
+        timeout.due = nil
+        if handedOver, !silent {
+            handedOver = false
+            delegate?.takeBack()
+            delegate?.report(.tookBack)
+        }
+        startNext()
+    }
+
+    private func enforceTimeout(now: Instant) {
+        guard let (action, _) = running else { return }
+        do {
+            if let outcome = try action.handleDeadline(now: now) {
+                delegate?.report(.timedOut(pattern: action.patternName, outcome: outcome))
+            }
+        } catch {
+            delegate?.report(.failed(pattern: action.patternName, reason: "\(error)"))
+        }
+        timeout.due = action.nextDeadline
+    }
+}

@@ -1,0 +1,184 @@
+import GridlockCore
+
+/// The one wait point of a gridlock program: epoll over the descriptors it was given,
+/// one CLOCK_MONOTONIC timerfd for every deadline, and a signalfd. Nothing wakes it but
+/// a ready descriptor, a due deadline or a signal; with none of them pending it sleeps
+/// in the kernel with no timeout.
+///
+/// Not thread-safe: it belongs to the thread that runs it (other threads wake it
+/// through an `EventFD` it watches). Handlers run on that thread, one at a time, and
+/// may watch, unwatch and reschedule freely.
+public final class EventLoop {
+    /// A named moment at which a handler runs once; set `due` again to run it again.
+    public final class Deadline {
+        public let name: String
+        public var due: Instant?
+        fileprivate var fire: (Instant) -> Void
+
+        fileprivate init(name: String, fire: @escaping (Instant) -> Void) {
+            self.name = name
+            self.fire = fire
+        }
+
+        /// Replaces the handler (for owners that can name themselves only after init).
+        public func onFire(_ handler: @escaping (Instant) -> Void) { fire = handler }
+    }
+
+    private struct Watch {
+        var descriptor: FileDescriptor
+        var cause: String
+        var handler: () -> Void
+    }
+
+    private let poller: EventPoller
+    private let timer: TimerFD
+    private var watches: [Int: Watch] = [:]
+    private var tokens: [Int32: Int] = [:]
+    private var nextToken = Token.firstWatch
+    private var deadlines: [Deadline] = []
+    private var armed: Instant?
+    private let signals: SignalFD?
+    /// Receives each signal of `init(signals:)`, in order with everything else.
+    public var signalHandler: (Signal) -> Void = { _ in }
+    /// Every return from the kernel, counted by what caused it (see `WakeUps`).
+    public private(set) var wakeUps = WakeUps()
+
+    private enum Token {
+        static let timer = 1
+        static let signals = 2
+        static let firstWatch = 16
+    }
+
+    /// Blocks `signals` for this thread, and for threads it starts later: create the
+    /// loop before starting any, or a signal may go to a thread that does not block it.
+    public init(signals: [Signal] = []) throws(SystemCallError) {
+        poller = try EventPoller()
+        timer = try TimerFD()
+        try poller.add(timer.fileDescriptor, token: Token.timer)
+        if signals.isEmpty {
+            self.signals = nil
+        } else {
+            let descriptor = try SignalFD(signals: signals)
+            try poller.add(descriptor.fileDescriptor, token: Token.signals)
+            self.signals = descriptor
+        }
+    }
+
+    /// Runs `handler` whenever `descriptor` is readable (or hung up). `cause` names it in
+    /// the wake-up counts. The caller keeps the descriptor open until it unwatches it.
+    public func watch(
+        _ descriptor: FileDescriptor, as cause: String, _ handler: @escaping () -> Void
+    ) throws(SystemCallError) {
+        precondition(tokens[descriptor.rawValue] == nil, "fd \(descriptor.rawValue) is already watched")
+        let token = nextToken
+        try poller.add(descriptor, token: token)
+        nextToken += 1
+        tokens[descriptor.rawValue] = token
+        watches[token] = Watch(descriptor: descriptor, cause: cause, handler: handler)
+    }
+
+    /// Stops watching; a descriptor that is not watched is ignored. Call it before
+    /// closing the descriptor: its number may come back as another file.
+    public func unwatch(_ descriptor: FileDescriptor) {
+        guard let token = tokens.removeValue(forKey: descriptor.rawValue) else { return }
+        watches[token] = nil
+        try? poller.remove(descriptor)
+    }
+
+    public func isWatching(_ descriptor: FileDescriptor) -> Bool { tokens[descriptor.rawValue] != nil }
+
+    /// A deadline with no due time yet; it fires once each time `due` is set and passes.
+    public func deadline(_ name: String, _ fire: @escaping (Instant) -> Void = { _ in }) -> Deadline {
+        let deadline = Deadline(name: name, fire: fire)
+        deadlines.append(deadline)
+        return deadline
+    }
+
+    /// Waits once (arming the timer for the earliest deadline), then runs the handlers of
+    /// what woke it and of every deadline that is due.
+    public func runOnce() throws(SystemCallError) {
+        try armTimer()
+        let ready = try poller.wait(timeoutMilliseconds: nil)
+        var causes: [String] = []
+        if ready.isEmpty { causes.append(WakeUps.interrupted) }
+        for event in ready {
+            switch event.token {
+            case Token.timer:
+                try timer.acknowledge()
+                armed = nil
+            case Token.signals:
+                for signal in try signals?.readSignals() ?? [] {
+                    causes.append("signal \(signal)")
+                    signalHandler(signal)
+                }
+            default:
+                // An earlier handler of this round may have unwatched it.
+                guard let watch = watches[event.token] else { continue }
+                causes.append(watch.cause)
+                watch.handler()
+            }
+        }
+        let fired = fireDueDeadlines()
+        if ready.contains(where: { $0.token == Token.timer }) {
+            causes += fired.isEmpty ? [WakeUps.earlyTimer] : fired.map { "deadline \($0)" }
+        }
+        wakeUps.count(causes)
+    }
+
+    /// Runs rounds until `done` is true; `afterEach` runs after every round's handlers.
+    public func run(until done: () -> Bool, afterEach: () -> Void = {}) throws(SystemCallError) {
+        while !done() {
+            try runOnce()
+            afterEach()
+        }
+    }
+
+    /// Due deadlines in due order; each is cleared before its handler runs, so the
+    /// handler may set it again.
+    private func fireDueDeadlines() -> [String] {
+        let now = MonotonicClock.now()
+        var fired: [String] = []
+        while let next = deadlines.filter({ $0.due.map { $0 <= now } ?? false }).min(by: { $0.due! < $1.due! }) {
+            next.due = nil
+            fired.append(next.name)
+            next.fire(now)
+        }
+        return fired
+    }
+
+    private func armTimer() throws(SystemCallError) {
+        let earliest = deadlines.compactMap(\.due).min()
+        guard earliest != armed else { return }
+        if let earliest {
+            try timer.arm(at: earliest)
+        } else {
+            try timer.disarm()
+        }
+        armed = earliest
+    }
+}
+
+/// Why a loop woke up, counted, so a test (or `SIGUSR1` on the daemon) can tell a wake-up
+/// caused by the world (a touch, a uevent) from one the program caused itself (a timer).
+public struct WakeUps: Hashable, Sendable, CustomStringConvertible {
+    /// The wait returned with nothing ready (a signal not routed through the signalfd).
+    public static let interrupted = "interrupted"
+    /// The timer fired but no deadline was due yet (it was moved later meanwhile).
+    public static let earlyTimer = "timer with nothing due"
+
+    public private(set) var total = 0
+    public private(set) var byCause: [String: Int] = [:]
+
+    public init() {}
+
+    mutating func count(_ causes: [String]) {
+        total += 1
+        for cause in causes { byCause[cause, default: 0] += 1 }
+    }
+
+    /// `12 wake-ups: deadline blank 1, signal SIGUSR1 2, touch 9`, causes in name order.
+    public var description: String {
+        let causes = byCause.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        return "\(total) wake-up\(total == 1 ? "" : "s")" + (causes.isEmpty ? "" : ": " + causes.joined(separator: ", "))
+    }
+}
