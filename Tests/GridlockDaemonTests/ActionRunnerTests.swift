@@ -1,48 +1,44 @@
 import Foundation
 import GridlockDaemon
 import Glibc
+import GridlockCore
 import LinuxSys
 import Testing
 
-/// The poll loop in miniature, the way gridlockd will drive an action: output when the
-/// poller says so, escalation when the timer fires. Reaping is polled here because the
-/// tests have no signalfd for SIGCHLD.
+/// A `RunningAction` driven on an `EventLoop` the way `ActionSupervisor` drives it:
+/// output and exit when the loop says so, escalation at its deadlines.
 private struct ActionLog {
     var lines: [String] = []
-    var outcomes: [(RunningAction.DeadlineOutcome, Int64)] = []
+    var outcomes: [(RunningAction.DeadlineOutcome, Instant)] = []
     var status: LinuxSys.ExitStatus?  // Testing has its own ExitStatus
 }
 
 private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws -> ActionLog {
-    let poller = try EventPoller()
-    let timer = try TimerFD()
-    try poller.add(action.outputFD, token: 1)
-    try poller.add(timer.fileDescriptor, token: 2)
+    let loop = try EventLoop()
     var log = ActionLog()
-    let limit = MonotonicClock.now() + limitSeconds * 1_000_000_000
-    while log.status == nil || !action.outputEnded {
-        if MonotonicClock.now() > limit {
-            try action.signalGroup(.kill)
-            Issue.record("action still running after \(limitSeconds) s")
-            _ = try action.reap()
-            return log
-        }
-        if let deadline = action.nextDeadline {
-            try timer.arm(atMonotonicNanoseconds: deadline)
-        } else {
-            try timer.disarm()
-        }
-        for ready in try poller.wait(timeoutMilliseconds: 20) where ready.token == 2 {
-            try timer.acknowledge()
-            let now = MonotonicClock.now()
-            if let outcome = try action.handleDeadline(now: now) { log.outcomes.append((outcome, now)) }
-        }
-        if log.status == nil { log.status = try action.reap() }
-        if !action.outputEnded {
-            log.lines += try action.drainOutputLines()
-            if action.outputEnded { try poller.remove(action.outputFD) }
-        }
+    var overran = false
+    let escalation = loop.deadline("action timeout")
+    escalation.onFire { now in
+        if let outcome = try? action.handleDeadline(now: now) { log.outcomes.append((outcome, now)) }
+        escalation.due = action.nextDeadline
     }
+    escalation.due = action.nextDeadline
+    loop.deadline("test limit") { _ in overran = true }.due = MonotonicClock.now() + .seconds(limitSeconds)
+    let pump = {
+        log.lines += (try? action.drainOutputLines()) ?? []
+        if action.outputEnded { loop.unwatch(action.outputFD) }
+        if log.status == nil { log.status = try? action.reap() }
+    }
+    try loop.watch(action.outputFD, as: "output", pump)
+    if let exitFD = action.exitFD { try loop.watch(exitFD, as: "exit") { if log.status == nil { pump() } } }
+    try loop.run(until: { (log.status != nil && action.outputEnded) || overran })
+    if overran {
+        try action.signalGroup(.kill)
+        Issue.record("action still running after \(limitSeconds) s")
+        _ = try action.reap()
+    }
+    loop.unwatch(action.outputFD)
+    if let exitFD = action.exitFD { loop.unwatch(exitFD) }
     log.lines += try action.drainOutputLines()
     return log
 }
@@ -86,15 +82,15 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
             patternName: "stubborn",
             argv: ["/bin/sh", "-c", "trap '' TERM; sleep 100 & echo $!; wait; wait"],
             timeout: .milliseconds(300), now: start)
-        #expect(action.nextDeadline == start + 300_000_000)
+        #expect(action.nextDeadline == start + .milliseconds(300))
 
         let log = try runToEnd(action)
         #expect(log.status == .signaled(SIGKILL))
         #expect(log.outcomes.map(\.0) == [.terminated, .killed])
         if log.outcomes.count == 2 {
-            #expect(log.outcomes[0].1 >= start + 300_000_000)
-            #expect(log.outcomes[1].1 - log.outcomes[0].1 >= 2_000_000_000)
-            #expect(log.outcomes[1].1 - log.outcomes[0].1 < 3_000_000_000)
+            #expect(log.outcomes[0].1 >= start + .milliseconds(300))
+            #expect(log.outcomes[1].1.duration(since: log.outcomes[0].1) >= .seconds(2))
+            #expect(log.outcomes[1].1.duration(since: log.outcomes[0].1) < .seconds(3))
         }
         #expect(action.nextDeadline == nil)
 
@@ -127,7 +123,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
     @Test func missingProgramErrorNamesPatternAndPath() throws {
         let error = #expect(throws: ActionRunnerError.self) {
             _ = try ActionRunner().start(
-                patternName: "door", argv: ["/usr/local/bin/no-such-unlock"], timeout: .seconds(1), now: 0)
+                patternName: "door", argv: ["/usr/local/bin/no-such-unlock"], timeout: .seconds(1), now: .zero)
         }
         #expect(error?.description
             == "the action for pattern \"door\" could not start: posix_spawn /usr/local/bin/no-such-unlock: No such file or directory (ENOENT)")
@@ -137,7 +133,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
         let start = MonotonicClock.now()
         let action = try ActionRunner().start(
             patternName: "door", argv: ["/bin/sleep", "100"], timeout: .seconds(10), now: start)
-        #expect(try action.handleDeadline(now: start + 1_000_000) == nil)
+        #expect(try action.handleDeadline(now: start + .milliseconds(1)) == nil)
         #expect(processState(action.pid) != nil && processState(action.pid) != "Z")
         try action.signalGroup(.kill)
         _ = try runToEnd(action)

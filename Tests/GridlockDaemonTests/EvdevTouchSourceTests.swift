@@ -6,6 +6,11 @@ import GridlockInput
 import LinuxSys
 import Testing
 
+extension Instant {
+    /// A CLOCK_MONOTONIC reading in nanoseconds, for scripted times.
+    static func ns(_ nanoseconds: Int64) -> Instant { Instant(nanoseconds: nanoseconds) }
+}
+
 /// A device over a pipe: real descriptors for the loop, scripted reads.
 final class FakeDevice: EvdevDeviceHandle {
     let path: String
@@ -99,7 +104,7 @@ final class EvdevTouchSourceTests {
     let environment = FakeEnvironment()
     let logs = LogLines()
     static let frame = Size(width: 800, height: 480)
-    static let settle = Int64(50_000_000)
+    static let settle = Duration.milliseconds(50)
 
     init() throws {
         directory = try makeTemporaryDirectory()
@@ -111,7 +116,7 @@ final class EvdevTouchSourceTests {
         let settings = EvdevTouchSource.Settings(
             selector: selector, grab: grab, calibration: calibration, directory: directory ?? self.directory)
         return try EvdevTouchSource(
-            settings: settings, frame: Self.frame, rotation: .none, now: 1_000, environment: environment,
+            settings: settings, frame: Self.frame, rotation: .none, now: .ns(1_000), environment: environment,
             log: logs.log)
     }
 
@@ -128,10 +133,10 @@ final class EvdevTouchSourceTests {
     }
 
     /// Lets the source see inotify's news and then runs its rescan when it asked for one.
-    func deliverHotplug(_ source: EvdevTouchSource, now: Int64) -> [TouchEvent] {
+    func deliverHotplug(_ source: EvdevTouchSource, now: Instant) -> [TouchEvent] {
         var touches: [TouchEvent] = []
-        source.handleReadable(source.descriptors[0], now: now) { touches.append($0) }
-        if let due = source.nextDeadline { source.handleDeadline(now: due) { touches.append($0) } }
+        source.handleReadable(source.descriptors[0], now: now) { touch, _ in touches.append(touch) }
+        if let due = source.nextDeadline { source.handleDeadline(now: due) { touch, _ in touches.append(touch) } }
         return touches
     }
 
@@ -169,16 +174,16 @@ final class EvdevTouchSourceTests {
 
         // A node that is not an event node changes nothing.
         _ = try FileDescriptor.open("\(directory)/mouse0", O_CREAT | O_WRONLY).close()
-        source.handleReadable(source.descriptors[0], now: 2_000) { _ in }
+        source.handleReadable(source.descriptors[0], now: .ns(2_000)) { _, _ in }
         #expect(source.nextDeadline == nil)
 
         try plug("event5", "ft5406-multitouch")
-        source.handleReadable(source.descriptors[0], now: 3_000) { _ in }
+        source.handleReadable(source.descriptors[0], now: .ns(3_000)) { _, _ in }
         let due = try #require(source.nextDeadline)
-        #expect(due == 3_000 + Self.settle)
-        source.handleDeadline(now: due - 1) { _ in }
+        #expect(due == .ns(3_000) + Self.settle)
+        source.handleDeadline(now: due + .nanoseconds(-1)) { _, _ in }
         #expect(source.devicePath == nil)
-        source.handleDeadline(now: due) { _ in }
+        source.handleDeadline(now: due) { _, _ in }
         #expect(source.devicePath == "\(directory)/event5")
         #expect(source.nextDeadline == nil)
         #expect(source.descriptors == [source.descriptors[0], environment.opened[0].fileDescriptor])
@@ -196,14 +201,19 @@ final class EvdevTouchSourceTests {
         let first = try #require(environment.opened.first)
         first.normal = Self.stroke(id: 1, x: 100, y: 100, moveTo: 150)
         var touches: [TouchEvent] = []
-        source.handleReadable(first.fileDescriptor, now: 5_000) { touches.append($0) }
+        var times: [Instant] = []
+        source.handleReadable(first.fileDescriptor, now: .ns(5_000)) { touch, time in
+            touches.append(touch)
+            times.append(time)
+        }
         #expect(touches == [.down(try point(100, 100)), .move(try point(150, 100))])
-        #expect(source.lastFrameKernelTime == 11_000_000)
+        // Each touch carries its input frame's kernel time, not the time it was read.
+        #expect(times == [.ns(1_000_000), .ns(11_000_000)])
 
         first.normal = [.failed(.noSuchDevice)]
         unplug("event3")
         touches = []
-        source.handleReadable(first.fileDescriptor, now: 6_000) { touches.append($0) }
+        source.handleReadable(first.fileDescriptor, now: .ns(6_000)) { touch, _ in touches.append(touch) }
         #expect(touches == [.cancel(.deviceLost)])
         #expect(first.closed)
         #expect(source.devicePath == nil)
@@ -211,23 +221,23 @@ final class EvdevTouchSourceTests {
         #expect(source.descriptorGeneration == 2)
         #expect(logs.contains("touch device \(directory)/event3 \"FT5406 memory based driver\" lost: \(Errno.noSuchDevice)"))
         // One look for another device, never sooner than the settle time after the close.
-        #expect(source.nextDeadline == 6_000 + Self.settle)
-        source.handleDeadline(now: 6_000 + Self.settle) { _ in }
+        #expect(source.nextDeadline == .ns(6_000) + Self.settle)
+        source.handleDeadline(now: .ns(6_000) + Self.settle) { _, _ in }
         #expect(source.devicePath == nil)
         #expect(source.nextDeadline == nil)
         #expect(logs.count("no touch device matches device=auto") == 1)
 
         try plug("event3", "ft5406-multitouch")
-        _ = deliverHotplug(source, now: 7_000)
+        _ = deliverHotplug(source, now: .ns(7_000))
         let second = try #require(environment.opened.last)
         #expect(second !== first)
         #expect(source.devicePath == "\(directory)/event3")
         second.normal = Self.stroke(id: 2, x: 300, y: 200, moveTo: 310)
         touches = []
-        source.handleReadable(second.fileDescriptor, now: 8_000) { touches.append($0) }
+        source.handleReadable(second.fileDescriptor, now: .ns(8_000)) { touch, _ in touches.append(touch) }
         #expect(touches == [.down(try point(300, 200)), .move(try point(310, 200))])
         // The old descriptor, if it ever came back, is not read from.
-        source.handleReadable(first.fileDescriptor, now: 9_000) { touches.append($0) }
+        source.handleReadable(first.fileDescriptor, now: .ns(9_000)) { touch, _ in touches.append(touch) }
         #expect(touches.count == 2)
     }
 
@@ -241,7 +251,7 @@ final class EvdevTouchSourceTests {
         device.normal = Self.stroke(id: 1, x: 100, y: 100, moveTo: 150) + [.syncNeeded(drop)]
             + Self.stroke(id: 2, x: 300, y: 200, moveTo: 310)
         var touches: [TouchEvent] = []
-        source.handleReadable(device.fileDescriptor, now: 1) { touches.append($0) }
+        source.handleReadable(device.fileDescriptor, now: .ns(1)) { touch, _ in touches.append(touch) }
         #expect(touches == [
             .down(try point(100, 100)), .move(try point(150, 100)), .cancel(.eventsDropped),
             .down(try point(300, 200)), .move(try point(310, 200)),
@@ -290,7 +300,7 @@ final class EvdevTouchSourceTests {
         #expect(logs.contains("calibration of \(directory)/event2: 0 1 0 1 0 0 (LIBINPUT_CALIBRATION_MATRIX from /run/udev/data/c13:67)"))
         environment.opened.last!.normal = Self.stroke(id: 1, x: 100, y: 300, moveTo: 100)
         var touches: [TouchEvent] = []
-        fromUdev.handleReadable(environment.opened.last!.fileDescriptor, now: 1) { touches.append($0) }
+        fromUdev.handleReadable(environment.opened.last!.fileDescriptor, now: .ns(1)) { touch, _ in touches.append(touch) }
         #expect(touches.first == .down(try point(100, 300, calibration: swap)))
         #expect(touches.first != .down(try point(100, 300)))
 
@@ -298,7 +308,7 @@ final class EvdevTouchSourceTests {
         #expect(logs.contains("calibration of \(directory)/event2: 1 0 0 0 1 0 ([touch] calibration=)"))
         environment.opened.last!.normal = Self.stroke(id: 1, x: 100, y: 300, moveTo: 100)
         touches = []
-        configured.handleReadable(environment.opened.last!.fileDescriptor, now: 1) { touches.append($0) }
+        configured.handleReadable(environment.opened.last!.fileDescriptor, now: .ns(1)) { touch, _ in touches.append(touch) }
         #expect(touches.first == .down(try point(100, 300)))
 
         environment.udev = .invalid("LIBINPUT_CALIBRATION_MATRIX=1 0: wrong", source: "db")
@@ -323,7 +333,7 @@ final class EvdevTouchSourceTests {
         #expect(missing.devicePath == nil)
         #expect(logs.contains("touch device \(directory)/event9 (device=) is not there"))
         try plug("event9", "ilitek-multitouch")
-        _ = deliverHotplug(missing, now: 5_000)
+        _ = deliverHotplug(missing, now: .ns(5_000))
         #expect(missing.devicePath == "\(directory)/event9")
     }
 
@@ -333,15 +343,15 @@ final class EvdevTouchSourceTests {
         let source = try self.source(directory: input)
         #expect(logs.contains("\(input) does not exist yet; watching \(directory) for it"))
         try Directory.create(input)
-        source.handleReadable(source.descriptors[0], now: 10) { _ in }
+        source.handleReadable(source.descriptors[0], now: .ns(10)) { _, _ in }
         let due = try #require(source.nextDeadline)
-        source.handleDeadline(now: due) { _ in }
+        source.handleDeadline(now: due) { _, _ in }
         // Now the directory itself is watched: a node created in it is noticed.
         environment.nodes["\(input)/event0"] = try deviceFixture("ft5406-multitouch")
         _ = try FileDescriptor.open("\(input)/event0", O_CREAT | O_WRONLY).close()
-        source.handleReadable(source.descriptors[0], now: 100_000_000) { _ in }
+        source.handleReadable(source.descriptors[0], now: .ns(100_000_000)) { _, _ in }
         let next = try #require(source.nextDeadline)
-        source.handleDeadline(now: next) { _ in }
+        source.handleDeadline(now: next) { _, _ in }
         #expect(source.devicePath == "\(input)/event0")
     }
 }
