@@ -32,8 +32,20 @@ final class FakeDevice: EvdevDeviceHandle {
     deinit { close() }
 
     func nextEvent(sync: Bool) -> EvdevReadResult {
-        if sync || normal.isEmpty { return .exhausted }
+        if sync || normal.isEmpty {
+            // Read to EAGAIN, as libevdev does, so a loop stops seeing the pipe readable.
+            var byte: UInt8 = 0
+            while Glibc.read(fileDescriptor.rawValue, &byte, 1) == 1 {}
+            return .exhausted
+        }
         return normal.removeFirst()
+    }
+
+    /// Queues `events` and makes the descriptor readable, as the kernel does for a real device.
+    func deliver(_ events: [EvdevReadResult]) {
+        normal += events
+        var byte: UInt8 = 1
+        _ = Glibc.write(writeEnd.rawValue, &byte, 1)
     }
 
     func touchSnapshot() -> TouchSnapshot { snapshot }

@@ -1,0 +1,191 @@
+import Foundation
+import GridlockCore
+import GridlockDisplay
+import GridlockInput
+import LinuxSys
+import Testing
+@testable import GridlockDaemon
+
+/// gridlockd's real loop (`Daemon.run`, its `EventLoop`, the action supervisor, the
+/// state file) driven by the fake evdev devices of `EvdevTouchSourceTests` over real
+/// pipes, presenting real frames as PNG files that are checked by sampling pixels.
+@Suite("the daemon's loop, with fake devices", .serialized)
+final class DaemonLoopTests {
+    let directory: String
+    let environment = FakeEnvironment()
+    let logs = LogLines()
+    static let frame = Size(width: 800, height: 480)
+
+    init() throws {
+        directory = try makeTemporaryDirectory()
+        try Directory.create("\(directory)/input")
+        environment.nodes["\(directory)/input/event0"] = try deviceFixture("ft5406-multitouch")
+    }
+
+    deinit { removeDirectory(directory) }
+
+    func config(schedule: LockoutSchedule = .android) throws -> GridlockConfig {
+        var config = try ReplayTests.config(exec: ["/bin/echo", "relay", "pulsed"])
+        config.lockout.schedule = schedule
+        config.lockout.stateFile = "\(directory)/attempts"
+        config.feedback.errorDuration = .milliseconds(50)
+        config.feedback.successDuration = .milliseconds(50)
+        return config
+    }
+
+    struct Run {
+        var outcomes: [Daemon.Outcome] = []
+        var scenes: [Scene] = []
+        var status: Int32 = -1
+        var wakeUps = WakeUps()
+    }
+
+    /// Runs a daemon on the fake touchscreen until `until` says so or, given, `stopAfter`
+    /// has passed (else 10 s is a failure), after `stroke` was delivered to the device.
+    func runDaemon(
+        config: GridlockConfig, attempts: AttemptState = .clean, frames: String, stroke: [Int],
+        stopAfter: Duration? = nil, until done: @escaping ([Daemon.Outcome]) -> Bool = { _ in false }
+    ) throws -> Run {
+        try Directory.create(frames)
+        let loop = try EventLoop()
+        let touch = try EvdevTouchSource(
+            settings: .init(selector: .auto, directory: "\(directory)/input"), frame: Self.frame, rotation: .none,
+            now: MonotonicClock.now(), environment: environment, log: logs.log)
+        let parts = DaemonParts(
+            loop: loop, output: PNGOutput(size: Self.frame, directory: frames), touch: touch,
+            supervisor: ActionSupervisor(loop: loop, mode: config.action.mode),
+            attempts: attempts, attemptsFile: config.lockout.stateFile)
+        let daemon = try Daemon(options: .init(configPath: "\(directory)/unused.conf"), config: config, parts: parts)
+        var run = Run()
+        daemon.observe = { outcome in
+            run.outcomes.append(outcome)
+            if done(run.outcomes) { daemon.stop() }
+        }
+        daemon.service.onPresent = { run.scenes.append($0) }
+        loop.deadline("test limit") { _ in
+            Issue.record("the daemon did not finish within 10 s; outcomes so far: \(run.outcomes)")
+            daemon.stop()
+        }.due = MonotonicClock.now() + .seconds(10)
+        loop.deadline("test end") { _ in daemon.stop() }.due = stopAfter.map { MonotonicClock.now() + $0 }
+        let device = try #require(environment.opened.last)
+        device.deliver(try Self.strokeEvents(through: stroke, layout: config.gridLayout(frame: Self.frame)))
+        run.status = daemon.run()
+        run.wakeUps = daemon.wakeUps
+        return run
+    }
+
+    /// Protocol B events of one finger through the centres of `nodes` (1-based), 10 ms apart.
+    static func strokeEvents(through nodes: [Int], layout: GridLayout) throws -> [EvdevReadResult] {
+        var time = MonotonicClock.now()
+        var events: [EvdevReadResult] = []
+        func add(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+            events.append(.event(InputEvent(time: time, type: type, code: code, value: value)))
+        }
+        for (index, node) in nodes.enumerated() {
+            let centre = layout.center(of: node - 1)
+            if index == 0 {
+                add(InputCodes.EV_KEY, InputCodes.BTN_TOUCH, 1)
+                add(InputCodes.EV_ABS, InputCodes.ABS_MT_SLOT, 0)
+                add(InputCodes.EV_ABS, InputCodes.ABS_MT_TRACKING_ID, 7)
+            }
+            add(InputCodes.EV_ABS, InputCodes.ABS_MT_POSITION_X, Int32(centre.x))
+            add(InputCodes.EV_ABS, InputCodes.ABS_MT_POSITION_Y, Int32(centre.y))
+            add(InputCodes.EV_SYN, InputCodes.SYN_REPORT, 0)
+            time = time + .milliseconds(10)
+        }
+        add(InputCodes.EV_ABS, InputCodes.ABS_MT_TRACKING_ID, -1)
+        add(InputCodes.EV_KEY, InputCodes.BTN_TOUCH, 0)
+        add(InputCodes.EV_SYN, InputCodes.SYN_REPORT, 0)
+        return events
+    }
+
+    static func finishedAction(_ outcomes: [Daemon.Outcome]) -> Bool {
+        outcomes.contains { if case .action(.finished) = $0 { true } else { false } }
+    }
+
+    @Test("a stroke in: the right pattern is drawn in the success colour and the action runs")
+    func strokeInFrameAndActionOut() throws {
+        let config = try config()
+        let frames = "\(directory)/frames"
+        let run = try runDaemon(config: config, frames: frames, stroke: [1, 2, 3, 6, 9], until: Self.finishedAction)
+        #expect(run.status == 0)
+        #expect(run.outcomes == [
+            .lock(.accepted(patternName: "door", nodes: 5)),
+            .action(.output(pattern: "door", line: "relay pulsed")),
+            .action(.finished(pattern: "door", duress: false, status: .exited(0))),
+        ])
+        let success = try #require(run.scenes.lastIndex { $0.message == .success })
+        let picture = try PNGFile.read(PNGOutput.framePath(in: frames, index: success))
+        let layout = config.gridLayout(frame: Self.frame)
+        for node in [1, 2, 3, 6, 9] {
+            let centre = layout.center(of: node - 1)
+            #expect(picture.pixel(x: Int(centre.x), y: Int(centre.y)) == config.theme.success, "node \(node)")
+        }
+        let idle = layout.center(of: 4)
+        #expect(picture.pixel(x: Int(idle.x), y: Int(idle.y)) != config.theme.success)
+        // Nothing polled: every wake-up had a cause, and no timer fired with nothing due.
+        #expect(run.wakeUps.byCause[WakeUps.earlyTimer] == nil)
+        #expect(run.wakeUps.byCause[WakeUps.interrupted] == nil)
+        #expect(run.wakeUps.byCause["touch", default: 0] >= 1)
+    }
+
+    @Test("a lockout is persisted and still holds after a restart: the right pattern is refused")
+    func lockoutAcrossARestart() throws {
+        let config = try config(schedule: LockoutSchedule(text: "60"))
+        let first = try runDaemon(config: config, frames: "\(directory)/first", stroke: [1, 4, 7, 8, 9]) { outcomes in
+            outcomes.contains { if case .lock(.lockout) = $0 { true } else { false } }
+        }
+        #expect(first.outcomes == [.lock(.rejected(nodes: 5, failures: 1)), .lock(.lockout(seconds: 60, failures: 1))])
+
+        // A new daemon, as after a power cut: it starts from what the first one wrote.
+        let restored = DaemonParts.restoredAttempts(config: config)
+        #expect(restored.failures == 1)
+        let second = try runDaemon(
+            config: config, attempts: restored, frames: "\(directory)/second", stroke: [1, 2, 3, 6, 9],
+            stopAfter: .milliseconds(500))
+        #expect(!second.outcomes.contains(.lock(.accepted(patternName: "door", nodes: 5))))
+        #expect(second.scenes.first.map { if case .lockedOut = $0.message { true } else { false } } == true)
+    }
+
+    @Test("gridlockd and gridlock replay give the same outcomes for the same recording, duress included")
+    func daemonAndReplayAgree() throws {
+        var config = try config()
+        config.patterns[0].duress = true
+        config.patterns[0].duressExec = ["/bin/echo", "silent alarm"]
+        // Played twice as fast: the real-time daemon run takes 1.6 s instead of 3.2.
+        var recording = try ReplayTests.recording("demo-wrong-then-right")
+        for index in recording.events.indices {
+            recording.events[index].time = Instant(nanoseconds: recording.events[index].time.nanoseconds / 2)
+        }
+
+        var replayed: [Daemon.Outcome] = []
+        var options = ReplayRunner.Options(config: config, recording: recording, framesDirectory: nil) { _ in }
+        options.observe = { replayed.append($0) }
+        try ReplayRunner(options).run()
+
+        let loop = try EventLoop()
+        let pipeline = try TouchPipeline(device: recording.device, calibration: .identity, rotation: .none, frame: Self.frame)
+        let parts = DaemonParts(
+            loop: loop, output: NullOutput(size: Self.frame),
+            touch: RecordingTouchSource(recording: recording, pipeline: pipeline, start: MonotonicClock.now()),
+            supervisor: ActionSupervisor(loop: loop, mode: config.action.mode))
+        let daemon = try Daemon(options: .init(configPath: "\(directory)/unused.conf"), config: config, parts: parts)
+        var live: [Daemon.Outcome] = []
+        daemon.observe = { outcome in
+            live.append(outcome)
+            if live.count == replayed.count { daemon.stop() }
+        }
+        loop.deadline("test limit") { _ in daemon.stop() }.due = MonotonicClock.now() + .seconds(10)
+        #expect(daemon.run() == 0)
+
+        #expect(replayed == [
+            .lock(.rejected(nodes: 4, failures: 1)),
+            .lock(.accepted(patternName: "door", nodes: 5)),
+            .action(.duressUsed(pattern: "door")),
+            .action(.finished(pattern: "door", duress: true, status: .exited(0))),
+            .action(.output(pattern: "door", line: "relay pulsed")),
+            .action(.finished(pattern: "door", duress: false, status: .exited(0))),
+        ])
+        #expect(live == replayed)
+    }
+}
