@@ -1,0 +1,113 @@
+import GridlockCore
+import LinuxSys
+import Testing
+@testable import GridlockDaemon
+
+/// Records what the supervisor asks of its owner, in order.
+final class RecordingOwner: ActionSupervisorDelegate {
+    var events: [String] = []
+    var reports: [ActionReport] = []
+    var finished = false
+
+    func handOver(to patternName: String) { events.append("hand over to \(patternName)") }
+    func takeBack() { events.append("take back") }
+    func actionsFinished() {
+        events.append("finished")
+        finished = true
+    }
+    func report(_ report: ActionReport) {
+        reports.append(report)
+        if case .output(_, let line) = report { events.append("output \(line)") }
+    }
+}
+
+@Suite struct ActionSupervisorTests {
+    func plan(exec: [String]?, duressExec: [String]? = nil, timeout: Duration = .seconds(10)) -> UnlockActionPlan {
+        UnlockActionPlan(
+            patternName: "door", exec: exec, duressExec: duressExec, isDuress: duressExec != nil, timeout: timeout)
+    }
+
+    /// Runs `plan` to its end on a loop of its own, as `gridlock replay` does.
+    func run(_ plan: UnlockActionPlan, mode: ActionMode = .pulse, runner: ActionRunner = ActionRunner()) throws -> RecordingOwner {
+        let loop = try EventLoop()
+        let supervisor = ActionSupervisor(loop: loop, mode: mode, runner: runner)
+        let owner = RecordingOwner()
+        supervisor.delegate = owner
+        supervisor.begin(plan)
+        try loop.run(until: { supervisor.isIdle })
+        return owner
+    }
+
+    @Test("duress: the alert, the silent program first, then exec=; the silent one's output is never reported")
+    func duressRunsSilentlyFirst() throws {
+        let owner = try run(plan(exec: ["/bin/echo", "open"], duressExec: ["/bin/echo", "alarm"]))
+        #expect(owner.reports == [
+            .duressUsed(pattern: "door"),
+            .finished(pattern: "door", duress: true, status: .exited(0)),
+            .output(pattern: "door", line: "open"),
+            .finished(pattern: "door", duress: false, status: .exited(0)),
+        ])
+        #expect(owner.events == ["output open", "finished"])
+    }
+
+    @Test("no exec= at all: finished at once, nothing started")
+    func nothingToRun() throws {
+        let owner = try run(plan(exec: nil))
+        #expect(owner.reports.isEmpty)
+        #expect(owner.events == ["finished"])
+    }
+
+    @Test("a duress program that cannot start does not keep exec= from running")
+    func missingDuressProgram() throws {
+        let owner = try run(plan(exec: ["/bin/echo", "open"], duressExec: ["/nonexistent/alarm"]))
+        #expect(owner.reports.count == 4)
+        if case .couldNotStart(_, true, let reason) = owner.reports[1] {
+            #expect(reason.contains("/nonexistent/alarm"))
+        } else {
+            Issue.record("expected couldNotStart, got \(owner.reports[1])")
+        }
+        #expect(owner.reports[1].jsonFields == nil)
+        #expect(owner.events == ["output open", "finished"])
+    }
+
+    @Test("handover: the panel goes to the action before it starts and comes back after it ended")
+    func handoverOrder() throws {
+        let owner = try run(plan(exec: ["/bin/echo", "session"], duressExec: ["/bin/true"]), mode: .handover)
+        #expect(owner.events == ["hand over to door", "output session", "take back", "finished"])
+        #expect(owner.reports.contains(.handedOver(pattern: "door")))
+        #expect(owner.reports.contains(.tookBack))
+    }
+
+    @Test("the timeout sends SIGTERM to the group; one that ignores it gets SIGKILL after the grace")
+    func timeoutEscalates() throws {
+        let owner = try run(
+            plan(exec: ["/bin/sh", "-c", "trap '' TERM; sleep 100"], timeout: .milliseconds(100)),
+            runner: ActionRunner(killGrace: .milliseconds(200)))
+        #expect(owner.reports == [
+            .timedOut(pattern: "door", outcome: .terminated),
+            .timedOut(pattern: "door", outcome: .killed),
+            .finished(pattern: "door", duress: false, status: .signaled(Signal.kill.rawValue)),
+        ])
+    }
+
+    @Test("stopping (the daemon exits): the queue is dropped and a program ignoring SIGTERM is killed")
+    func stopAllKillsTheStubborn() throws {
+        let loop = try EventLoop()
+        let supervisor = ActionSupervisor(loop: loop, mode: .pulse, runner: ActionRunner(killGrace: .milliseconds(200)))
+        let owner = RecordingOwner()
+        supervisor.delegate = owner
+        supervisor.begin(plan(exec: ["/bin/echo", "never"], duressExec: ["/bin/sh", "-c", "trap '' TERM; echo up; sleep 100"]))
+        #expect(supervisor.runningPattern == "door")
+        let start = MonotonicClock.now()
+        loop.deadline("stop") { _ in supervisor.stopAll() }.due = start + .milliseconds(100)
+        try loop.run(until: { supervisor.isIdle })
+        #expect(MonotonicClock.now() >= start + .milliseconds(300))
+        #expect(owner.reports == [
+            .duressUsed(pattern: "door"),
+            .stopping(pattern: "door"),
+            .timedOut(pattern: "door", outcome: .killed),
+            .finished(pattern: "door", duress: true, status: .signaled(Signal.kill.rawValue)),
+        ])
+        #expect(owner.events == ["finished"])
+    }
+}

@@ -1,0 +1,89 @@
+import Glibc
+import GridlockCore
+import LinuxSys
+import Testing
+
+@Suite struct EventLoopTests {
+    @Test("deadlines fire in due order, once each, and may be set again by their handler")
+    func deadlinesFireInOrder() throws {
+        let loop = try EventLoop()
+        var fired: [String] = []
+        let start = MonotonicClock.now()
+        let late = loop.deadline("late") { _ in fired.append("late") }
+        let early = loop.deadline("early") { _ in fired.append("early") }
+        var repeats = 0
+        let again = loop.deadline("again")
+        again.onFire { now in
+            repeats += 1
+            fired.append("again")
+            if repeats < 2 { again.due = now + .milliseconds(5) }
+        }
+        late.due = start + .milliseconds(60)
+        early.due = start + .milliseconds(20)
+        again.due = start + .milliseconds(30)
+        try loop.run(until: { fired.count == 4 })
+        #expect(fired == ["early", "again", "again", "late"])
+        #expect(MonotonicClock.now() >= start + .milliseconds(60))
+        #expect(late.due == nil && early.due == nil && again.due == nil)
+        #expect(loop.wakeUps.byCause["deadline early"] == 1)
+        #expect(loop.wakeUps.byCause["deadline again"] == 2)
+    }
+
+    @Test("a descriptor wakes the loop with its handler; unwatched, it no longer does")
+    func descriptorsWakeTheLoop() throws {
+        let loop = try EventLoop()
+        let wakeup = try EventFD()
+        var handled = 0
+        try loop.watch(wakeup.fileDescriptor, as: "verifier") {
+            _ = try? wakeup.consume()
+            handled += 1
+        }
+        wakeup.signal()
+        try loop.runOnce()
+        #expect(handled == 1)
+        #expect(loop.wakeUps.total == 1)
+        #expect(loop.wakeUps.byCause == ["verifier": 1])
+        #expect(loop.isWatching(wakeup.fileDescriptor))
+
+        loop.unwatch(wakeup.fileDescriptor)
+        wakeup.signal()
+        var timedOut = false
+        loop.deadline("limit") { _ in timedOut = true }.due = MonotonicClock.now() + .milliseconds(30)
+        try loop.run(until: { timedOut })
+        #expect(handled == 1)
+        #expect(loop.wakeUps.description == "2 wake-ups: deadline limit 1, verifier 1")
+    }
+
+    @Test("a signal is read from the signalfd and handed over in order")
+    func signalsArriveThroughTheLoop() throws {
+        // The mask is per thread: leave this test thread as it was found.
+        var previous = sigset_t()
+        pthread_sigmask(SIG_SETMASK, nil, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let loop = try EventLoop(signals: [.user2])
+        var received: [Signal] = []
+        loop.signalHandler = { received.append($0) }
+        // To this thread only: other test threads do not block SIGUSR2.
+        raise(SIGUSR2)
+        try loop.run(until: { !received.isEmpty })
+        #expect(received == [.user2])
+        #expect(loop.wakeUps.byCause["signal SIGUSR2"] == 1)
+    }
+
+    @Test("a deadline moved later before it fired does not run early")
+    func movedDeadlineWaits() throws {
+        let loop = try EventLoop()
+        var fired: Instant?
+        let deadline = loop.deadline("moved") { fired = $0 }
+        let start = MonotonicClock.now()
+        deadline.due = start + .milliseconds(10)
+        let wakeup = try EventFD()
+        try loop.watch(wakeup.fileDescriptor, as: "nudge") {
+            _ = try? wakeup.consume()
+            deadline.due = start + .milliseconds(50)
+        }
+        wakeup.signal()
+        try loop.run(until: { fired != nil })
+        #expect(try #require(fired) >= start + .milliseconds(50))
+    }
+}
