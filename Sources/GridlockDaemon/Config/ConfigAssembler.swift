@@ -23,16 +23,8 @@ struct ConfigAssembler {
         for section in file.sections {
             if let name = Self.patternName(inHeader: section.name) {
                 addPattern(name: name, section: section, file: file.path)
-                continue
-            }
-            guard let schema = ConfigSchema.section(named: section.name) else {
-                report(file.path, section.line, "unknown section [\(section.name)]" + hint(section.name, ConfigSchema.sectionNames, "[", "]"))
-                continue
-            }
-            let label = "[\(section.name)]"
-            for entry in section.entries
-            where isFirst(entry, in: &firstLines[section.name, default: [:]], label: label, scope: "this file", file: file.path) {
-                apply(entry, in: schema, file: file.path)
+            } else {
+                addSection(section, firstLines: &firstLines[section.name, default: [:]], file: file.path)
             }
         }
     }
@@ -67,12 +59,23 @@ struct ConfigAssembler {
 
     // MARK: - Keys of the plain sections
 
+    private mutating func addSection(_ section: IniSection, firstLines: inout [String: Int], file: String) {
+        guard let schema = ConfigSchema.section(named: section.name) else {
+            report(file, section.line, "unknown section [\(section.name)]" + hint(section.name, ConfigSchema.sectionNames, "[", "]"))
+            return
+        }
+        for entry in section.entries {
+            guard claimKey(entry, in: &firstLines, label: "[\(section.name)]", scope: "this file", file: file) else { continue }
+            apply(entry, in: schema, file: file)
+        }
+    }
+
     private mutating func apply(_ entry: IniEntry, in section: ConfigSection<ConfigDraft>, file: String) {
         let label = "[\(section.name)]"
         guard let key = known(entry, in: section, label: label, file: file) else { return }
         let at = SourceLocation(file: file, line: entry.line)
         do throws(ValueProblem) {
-            try key.store(&draft, entry.value, ValueSource(file: file, currentDirectory: currentDirectory))
+            try key.store(&draft, entry.value, source(file))
             origins["\(section.name).\(key.name)"] = at
         } catch {
             report(at, "\(label) \(key.name): \(error.message)")
@@ -123,11 +126,11 @@ struct ConfigAssembler {
     private mutating func readPatternKey(
         _ entry: IniEntry, into pattern: inout PatternDraft, lines: inout [String: Int], label: String, file: String
     ) -> Bool {
-        guard isFirst(entry, in: &lines, label: label, scope: "this section", file: file),
+        guard claimKey(entry, in: &lines, label: label, scope: "this section", file: file),
             let key = known(entry, in: ConfigSchema.pattern, label: label, file: file)
         else { return false }
         do throws(ValueProblem) {
-            try key.store(&pattern, entry.value, ValueSource(file: file, currentDirectory: currentDirectory))
+            try key.store(&pattern, entry.value, source(file))
             return true
         } catch {
             report(file, entry.line, "\(label) \(key.name): \(error.message)")
@@ -152,10 +155,14 @@ struct ConfigAssembler {
         return valid
     }
 
+    private func source(_ file: String) -> ValueSource {
+        ValueSource(file: file, currentDirectory: currentDirectory)
+    }
+
     // MARK: - Reporting
 
-    /// Notes the line of `entry`'s key; false after reporting a key already set in `scope`.
-    private mutating func isFirst(
+    /// Whether `entry`'s key is new in `scope` (its line is then noted); false after reporting it.
+    private mutating func claimKey(
         _ entry: IniEntry, in lines: inout [String: Int], label: String, scope: String, file: String
     ) -> Bool {
         if let first = lines[entry.key] {

@@ -13,41 +13,42 @@ struct ValueType<Value>: Sendable {
     let allowed: String
     let parse: @Sendable (String, ValueSource) throws(ValueProblem) -> Value
 
-    init(allowed: String, parse: @escaping @Sendable (String, ValueSource) throws(ValueProblem) -> Value) {
+    init(allowed: String, parseWithSource: @escaping @Sendable (String, ValueSource) throws(ValueProblem) -> Value) {
         self.allowed = allowed
-        self.parse = parse
+        self.parse = parseWithSource
     }
 
     /// For parsers that do not care where the value was written.
-    init(allowed: String, _ parse: @escaping @Sendable (String) throws(ValueProblem) -> Value) {
-        self.init(allowed: allowed) { text, _ throws(ValueProblem) in try parse(text) }
+    init(allowed: String, parse: @escaping @Sendable (String) throws(ValueProblem) -> Value) {
+        self.init(allowed: allowed, parseWithSource: { text, _ throws(ValueProblem) in try parse(text) })
     }
 
     func map<T>(_ transform: @escaping @Sendable (Value) -> T) -> ValueType<T> {
-        ValueType<T>(allowed: allowed) { text, source throws(ValueProblem) in transform(try parse(text, source)) }
+        ValueType<T>(allowed: allowed, parseWithSource: { text, source throws(ValueProblem) in transform(try parse(text, source)) })
     }
 
     /// The same values, said in other words where the range alone would mislead.
-    func allowing(_ words: String) -> Self { Self(allowed: words, parse: parse) }
+    func described(as words: String) -> Self { Self(allowed: words, parseWithSource: parse) }
 
     /// Adds `note` to every refusal, for a key whose name invites a mistake.
-    func refusing(withNote note: String) -> Self {
-        Self(allowed: allowed) { text, source throws(ValueProblem) in
+    func withRefusalNote(_ note: String) -> Self {
+        Self(allowed: allowed, parseWithSource: { text, source throws(ValueProblem) in
             do throws(ValueProblem) { return try parse(text, source) } catch { throw ValueProblem(error.message + note) }
-        }
+        })
     }
 }
 
-// MARK: - Kinds shared by many keys
+// MARK: - Kinds shared by several keys
+// A kind that only one key has is written out in its table entry instead.
 
 extension ValueType where Value == Bool {
-    static var boolean: Self { Self(allowed: "boolean", ConfigValues.boolean) }
+    static var boolean: Self { Self(allowed: "boolean", parse: ConfigValues.boolean) }
 }
 
 extension ValueType where Value == Int {
     static func integer(_ range: ClosedRange<Int>, unit: String = "") -> Self {
         let allowed = "\(range.lowerBound) to \(range.upperBound)" + (unit.isEmpty ? "" : " " + unit)
-        return Self(allowed: allowed) { text throws(ValueProblem) in try ConfigValues.integer(text, in: range) }
+        return Self(allowed: allowed, parse: { text throws(ValueProblem) in try ConfigValues.integer(text, in: range) })
     }
 }
 
@@ -66,9 +67,9 @@ extension ValueType where Value == Duration? {
 
 extension ValueType where Value == Double {
     static func decimal(_ range: ClosedRange<Double>) -> Self {
-        Self(allowed: "\(range.lowerBound) to \(range.upperBound)") { text throws(ValueProblem) in
+        Self(allowed: "\(range.lowerBound) to \(range.upperBound)", parse: { text throws(ValueProblem) in
             try ConfigValues.decimal(text, in: range)
-        }
+        })
     }
 }
 
@@ -76,64 +77,30 @@ extension ValueType where Value: RawRepresentable & CaseIterable & Sendable, Val
     /// One of the enum's raw values, e.g. `drm` or `png`.
     static func oneOf(_: Value.Type) -> Self {
         let options = Value.allCases.map { ($0.rawValue, $0) }
-        return Self(allowed: options.map(\.0).joined(separator: ", ")) { text throws(ValueProblem) in
+        return Self(allowed: options.map(\.0).joined(separator: ", "), parse: { text throws(ValueProblem) in
             try ConfigValues.choice(text, options)
-        }
+        })
     }
 }
 
 extension ValueType where Value == Color {
-    static var colour: Self { Self(allowed: "#RRGGBB", ConfigValues.color) }
+    static var colour: Self { Self(allowed: "#RRGGBB", parse: ConfigValues.color) }
 }
 
 extension ValueType where Value == String {
     /// A message on screen; the renderer fills exactly `placeholders` numbers into it.
     static func message(placeholders: Int) -> Self {
         let allowed = placeholders == 0 ? "text without %d" : "text with one %d"
-        return Self(allowed: allowed) { text throws(ValueProblem) in try ConfigValues.template(text, placeholders: placeholders) }
+        return Self(allowed: allowed, parse: { text throws(ValueProblem) in try ConfigValues.template(text, placeholders: placeholders) })
     }
 
-    static var path: Self { Self(allowed: "a path", parse: ConfigValues.path) }
-    static var folder: Self { path.allowing("a folder") }
-    static var fontFile: Self { Self(allowed: "a font file", parse: ConfigValues.fontFile) }
-    static var argon2Hash: Self { Self(allowed: "$argon2id$...", ConfigValues.argon2Hash) }
+    static var path: Self { Self(allowed: "a path", parseWithSource: ConfigValues.path) }
+    static var folder: Self { path.described(as: "a folder") }
+    static var fontFile: Self { Self(allowed: "a font file", parseWithSource: ConfigValues.fontFile) }
+    static var argon2Hash: Self { Self(allowed: "$argon2id$...", parse: ConfigValues.argon2Hash) }
 }
 
 extension ValueType where Value == [String] {
     /// systemd's `ExecStart=` rules, without a shell.
-    static var commandLine: Self { Self(allowed: "a command line", ConfigValues.argv) }
-}
-
-// MARK: - Kinds of one key each
-
-extension ValueType where Value == DisplayDevice {
-    static var displayDevice: Self { Self(allowed: "auto, an absolute path (/dev/dri/card1)", ConfigValues.displayDevice) }
-}
-
-extension ValueType where Value == ConnectorSelector {
-    static var connector: Self { Self(allowed: "auto, a connector name (HDMI-A-1, DSI-1)", ConfigValues.connector) }
-}
-
-extension ValueType where Value == DisplayMode {
-    static var displayMode: Self { Self(allowed: "preferred, current, WxH, WxH@HZ", ConfigValues.displayMode) }
-}
-
-extension ValueType where Value == Rotation {
-    static var rotation: Self { Self(allowed: "0, 90, 180, 270", ConfigValues.rotation) }
-}
-
-extension ValueType where Value == PixelSize {
-    static var pixelSize: Self { Self(allowed: "WxH, each 1 to 16384", ConfigValues.pixelSize) }
-}
-
-extension ValueType where Value == TouchDevice {
-    static var touchDevice: Self { Self(allowed: "auto, a path, name:SUBSTRING", parse: ConfigValues.touchDevice) }
-}
-
-extension ValueType where Value == [Double] {
-    static var calibrationMatrix: Self { Self(allowed: "six numbers a b c d e f", ConfigValues.calibration) }
-}
-
-extension ValueType where Value == LockoutSchedule {
-    static var schedule: Self { Self(allowed: "android, none, d1,d2,...", ConfigValues.schedule) }
+    static var commandLine: Self { Self(allowed: "a command line", parse: ConfigValues.argv) }
 }
