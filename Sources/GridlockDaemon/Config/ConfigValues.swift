@@ -82,6 +82,41 @@ enum ConfigValues {
         return rotation
     }
 
+    static func displayDevice(_ text: String) throws(ValueProblem) -> DisplayDevice {
+        if text == "auto" { return .auto }
+        guard text.hasPrefix("/") else { throw ValueProblem("expected auto or an absolute path such as /dev/dri/card0, got '\(text)'") }
+        return .path(text)
+    }
+
+    static func connector(_ text: String) throws(ValueProblem) -> ConnectorSelector {
+        guard !text.isEmpty else { throw ValueProblem("expected auto or a connector name such as HDMI-A-1") }
+        return text == "auto" ? .auto : .named(text)
+    }
+
+    static func touchDevice(_ text: String, _ source: ValueSource) throws(ValueProblem) -> TouchDevice {
+        if text == "auto" { return .auto }
+        if text.hasPrefix("name:") {
+            let name = String(text.dropFirst("name:".count))
+            guard !name.isEmpty else { throw ValueProblem("name: needs part of the device's name, e.g. name:Goodix") }
+            return .nameContaining(name)
+        }
+        guard !text.isEmpty else { throw ValueProblem("expected auto, a path, or name:SUBSTRING") }
+        return .path(try path(text, source))
+    }
+
+    /// Absolute, relative to the folder of the file that holds it (`ConfigPaths`).
+    static func path(_ text: String, _ source: ValueSource) throws(ValueProblem) -> String {
+        guard !text.isEmpty else { throw ValueProblem("expected a path, got nothing") }
+        return ConfigPaths.resolve(text, relativeTo: source.file, currentDirectory: source.currentDirectory)
+    }
+
+    /// Checked when the config is loaded, so a typo shows in `check-config`, not as a blank screen.
+    static func fontFile(_ text: String, _ source: ValueSource) throws(ValueProblem) -> String {
+        let font = try path(text, source)
+        if let problem = FileSystem.checkReadable(font) { throw ValueProblem("cannot open '\(font)': \(problem.text)") }
+        return font
+    }
+
     static func color(_ text: String) throws(ValueProblem) -> Color {
         guard let color = Color(hex: text) else {
             throw ValueProblem("expected a colour as #RRGGBB (e.g. #2E9BFF), got '\(text)'")

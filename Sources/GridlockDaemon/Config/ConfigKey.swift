@@ -1,0 +1,60 @@
+/// One key of a section: all the loader and the docs need to know about it. `Target` is what
+/// the section's values are written into (`ConfigDraft`, or `PatternDraft` for `[pattern NAME]`).
+struct ConfigKey<Target>: Sendable {
+    let name: String
+    /// The docs' "allowed" column.
+    let allowed: String
+    let defaultValue: KeyDefault
+    /// What the key is for, in one line.
+    let doc: String
+    /// Parses the text and writes the value into its field; a refused value writes nothing.
+    let store: @Sendable (inout Target, String, ValueSource) throws(ValueProblem) -> Void
+
+    init<Value>(
+        _ name: String, _ type: ValueType<Value>, _ field: WritableKeyPath<Target, Value> & Sendable,
+        default defaultValue: KeyDefault, _ doc: String
+    ) {
+        self.name = name
+        self.allowed = type.allowed
+        self.defaultValue = defaultValue
+        self.doc = doc
+        self.store = { target, text, source throws(ValueProblem) in target[keyPath: field] = try type.parse(text, source) }
+    }
+
+    /// For a field that is nil until the key is set.
+    init<Value>(
+        _ name: String, _ type: ValueType<Value>, _ field: WritableKeyPath<Target, Value?> & Sendable,
+        default defaultValue: KeyDefault, _ doc: String
+    ) {
+        self.init(name, type.map { Optional($0) }, field, default: defaultValue, doc)
+    }
+}
+
+/// A key's default, as the docs' "default" column shows it.
+enum KeyDefault: Sendable, Hashable {
+    /// A value the key accepts, and the one the draft already holds (the docs test checks both).
+    case value(String)
+    /// Words for what happens without the key, e.g. `none` or `required`.
+    case unset(String)
+
+    var text: String {
+        switch self {
+        case .value(let text), .unset(let text): text
+        }
+    }
+}
+
+/// A `[section]` and its keys, in the order the docs list them.
+struct ConfigSection<Target>: Sendable {
+    let name: String
+    let keys: [ConfigKey<Target>]
+
+    init(_ name: String, _ keys: [ConfigKey<Target>]) {
+        self.name = name
+        self.keys = keys
+    }
+
+    var keyNames: [String] { keys.map(\.name) }
+
+    func key(named name: String) -> ConfigKey<Target>? { keys.first { $0.name == name } }
+}

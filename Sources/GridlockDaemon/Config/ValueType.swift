@@ -1,0 +1,106 @@
+import GridlockCore
+
+/// Where a value was written: relative paths follow the file that holds them.
+struct ValueSource: Sendable {
+    var file: String
+    var currentDirectory: String
+}
+
+/// What a key accepts: the parser of its text, and how the docs' "allowed" column says it.
+/// One type serves every key of that kind, so its error messages read the same everywhere.
+struct ValueType<Value>: Sendable {
+    /// As the docs' "allowed" column shows it, backticks left out (`0 to 60000 ms`, `drm, png`).
+    let allowed: String
+    let parse: @Sendable (String, ValueSource) throws(ValueProblem) -> Value
+
+    init(allowed: String, parseWithSource: @escaping @Sendable (String, ValueSource) throws(ValueProblem) -> Value) {
+        self.allowed = allowed
+        self.parse = parseWithSource
+    }
+
+    /// For parsers that do not care where the value was written.
+    init(allowed: String, parse: @escaping @Sendable (String) throws(ValueProblem) -> Value) {
+        self.init(allowed: allowed, parseWithSource: { text, _ throws(ValueProblem) in try parse(text) })
+    }
+
+    func map<T>(_ transform: @escaping @Sendable (Value) -> T) -> ValueType<T> {
+        ValueType<T>(allowed: allowed, parseWithSource: { text, source throws(ValueProblem) in transform(try parse(text, source)) })
+    }
+
+    /// The same values, said in other words where the range alone would mislead.
+    func described(as words: String) -> Self { Self(allowed: words, parseWithSource: parse) }
+
+    /// Adds `note` to every refusal, for a key whose name invites a mistake.
+    func withRefusalNote(_ note: String) -> Self {
+        Self(allowed: allowed, parseWithSource: { text, source throws(ValueProblem) in
+            do throws(ValueProblem) { return try parse(text, source) } catch { throw ValueProblem(error.message + note) }
+        })
+    }
+}
+
+// MARK: - Kinds shared by several keys
+// A kind that only one key has is written out in its table entry instead.
+
+extension ValueType where Value == Bool {
+    static var boolean: Self { Self(allowed: "boolean", parse: ConfigValues.boolean) }
+}
+
+extension ValueType where Value == Int {
+    static func integer(_ range: ClosedRange<Int>, unit: String = "") -> Self {
+        let allowed = "\(range.lowerBound) to \(range.upperBound)" + (unit.isEmpty ? "" : " " + unit)
+        return Self(allowed: allowed, parse: { text throws(ValueProblem) in try ConfigValues.integer(text, in: range) })
+    }
+}
+
+extension ValueType where Value == Duration {
+    static func milliseconds(_ range: ClosedRange<Int>) -> Self {
+        ValueType<Int>.integer(range, unit: "ms").map { .milliseconds($0) }
+    }
+}
+
+extension ValueType where Value == Duration? {
+    /// Where `0` turns the timer off (nil), as in "never blank" or "no time limit".
+    static func secondsOrNever(_ range: ClosedRange<Int>) -> Self {
+        ValueType<Int>.integer(range, unit: "seconds").map { $0 == 0 ? nil : .seconds($0) }
+    }
+}
+
+extension ValueType where Value == Double {
+    static func decimal(_ range: ClosedRange<Double>) -> Self {
+        Self(allowed: "\(range.lowerBound) to \(range.upperBound)", parse: { text throws(ValueProblem) in
+            try ConfigValues.decimal(text, in: range)
+        })
+    }
+}
+
+extension ValueType where Value: RawRepresentable & CaseIterable & Sendable, Value.RawValue == String {
+    /// One of the enum's raw values, e.g. `drm` or `png`.
+    static func oneOf(_: Value.Type) -> Self {
+        let options = Value.allCases.map { ($0.rawValue, $0) }
+        return Self(allowed: options.map(\.0).joined(separator: ", "), parse: { text throws(ValueProblem) in
+            try ConfigValues.choice(text, options)
+        })
+    }
+}
+
+extension ValueType where Value == Color {
+    static var colour: Self { Self(allowed: "#RRGGBB", parse: ConfigValues.color) }
+}
+
+extension ValueType where Value == String {
+    /// A message on screen; the renderer fills exactly `placeholders` numbers into it.
+    static func message(placeholders: Int) -> Self {
+        let allowed = placeholders == 0 ? "text without %d" : "text with one %d"
+        return Self(allowed: allowed, parse: { text throws(ValueProblem) in try ConfigValues.template(text, placeholders: placeholders) })
+    }
+
+    static var path: Self { Self(allowed: "a path", parseWithSource: ConfigValues.path) }
+    static var folder: Self { path.described(as: "a folder") }
+    static var fontFile: Self { Self(allowed: "a font file", parseWithSource: ConfigValues.fontFile) }
+    static var argon2Hash: Self { Self(allowed: "$argon2id$...", parse: ConfigValues.argon2Hash) }
+}
+
+extension ValueType where Value == [String] {
+    /// systemd's `ExecStart=` rules, without a shell.
+    static var commandLine: Self { Self(allowed: "a command line", parse: ConfigValues.argv) }
+}
