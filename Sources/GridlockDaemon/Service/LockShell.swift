@@ -1,6 +1,6 @@
 import GridlockCore
 
-/// What a `LockService` needs from the loop that runs it. The daemon's poll loop and
+/// What a `LockService` needs from the loop that runs it. The daemon's event loop and
 /// `gridlock replay`'s virtual-time loop both implement it, so both run the same service.
 public protocol LockShell: AnyObject {
     /// Starts checking `pattern`; the result comes back later through `LockService.handle(.verified)`.
