@@ -58,6 +58,7 @@ public final class Daemon {
     /// The confirmed pattern, once an enrollment (`Options.mode == .enroll`) succeeded.
     public private(set) var enrolledPattern: Pattern?
 
+    /// A failure here closes `parts.output` (restoring the console) before it throws.
     public init(options: Options, config: GridlockConfig, parts: DaemonParts) throws(DaemonError) {
         self.options = options
         self.config = config
@@ -70,6 +71,7 @@ public final class Daemon {
         do {
             hasher = try PatternHasher()
         } catch {
+            parts.output.close()
             throw .unsupported("\(error)")
         }
         matcher = PatternMatcher(config: config, hasher: hasher)
@@ -79,6 +81,7 @@ public final class Daemon {
         do {
             renderer = try SceneRenderer(size: output.size, theme: config.theme)
         } catch {
+            parts.output.close()
             throw .display("\(error)")
         }
         let machine = LockMachine(
@@ -91,6 +94,7 @@ public final class Daemon {
                 pending.append((.verified(patternName: name), nil))
             }
         } catch {
+            parts.output.close()
             throw .system(error)
         }
         connect()

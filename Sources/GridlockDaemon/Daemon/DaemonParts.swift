@@ -43,8 +43,15 @@ public struct DaemonParts {
             throw .system(error)
         }
         let output = try DaemonParts.output(for: config, headless: options.benchStartup)
-        let touch = try DaemonParts.touchSource(
-            for: config, frame: output.size, rotation: output.rotation, start: MonotonicClock.now())
+        let touch: TouchSource
+        do {
+            touch = try DaemonParts.touchSource(
+                for: config, frame: output.size, rotation: output.rotation, start: MonotonicClock.now())
+        } catch {
+            // The display may already show our picture: give the console its own back.
+            output.close()
+            throw error
+        }
         let counting = !options.benchStartup && options.mode == .unlock
         self.init(
             loop: loop, output: output, touch: touch,

@@ -36,7 +36,7 @@ public final class DRMOutput: DisplayOutput {
     /// The daemon wants the display (false during a hand-over).
     private var wantActive = true
     private var hasMaster = false
-    private var masterRetryDelay: Int64 = 0
+    private var masterRetryDelay: Duration = .zero
     private var loggedMasterBusy = false
     private var blanked = false
     private var rescanArmed = false
@@ -60,9 +60,9 @@ public final class DRMOutput: DisplayOutput {
     }
 
     /// Coalescing window for a burst of uevents (a monitor plugged in sends several).
-    static let rescanDelayNanoseconds: Int64 = 150_000_000
-    static let masterRetryFirst: Int64 = 250_000_000
-    static let masterRetryMax: Int64 = 8_000_000_000
+    static let rescanDelay = Duration.milliseconds(150)
+    static let masterRetryFirst = Duration.milliseconds(250)
+    static let masterRetryMax = Duration.seconds(8)
 
     /// `placeholder` is the physical size reported (turned by the requested rotation)
     /// while no display exists. Throws for what waiting cannot fix (a mode the connector
@@ -315,8 +315,8 @@ public final class DRMOutput: DisplayOutput {
                     loggedMasterBusy = true
                     Journal.log(.warning, "display: another program holds DRM master on \(device.path); trying again with back-off")
                 }
-                masterRetryDelay = masterRetryDelay == 0 ? Self.masterRetryFirst : min(masterRetryDelay * 2, Self.masterRetryMax)
-                try? masterRetryTimer.arm(at: MonotonicClock.now() + .nanoseconds(masterRetryDelay))
+                masterRetryDelay = masterRetryDelay == .zero ? Self.masterRetryFirst : min(masterRetryDelay * 2, Self.masterRetryMax)
+                try? masterRetryTimer.arm(at: MonotonicClock.now() + masterRetryDelay)
             } else {
                 Journal.log(.error, "display: \(error)")
             }
@@ -325,7 +325,7 @@ public final class DRMOutput: DisplayOutput {
         let wasWaiting = loggedMasterBusy
         hasMaster = true
         loggedMasterBusy = false
-        masterRetryDelay = 0
+        masterRetryDelay = .zero
         disarm(masterRetryTimer)
         guard var display else { return }
         // Another program may have set its own mode or buffer while we were away.
@@ -385,7 +385,7 @@ public final class DRMOutput: DisplayOutput {
         // The first event of a burst opens a short window; the rest of the burst falls in
         // it, and one rescan covers them all.
         rescanArmed = true
-        try? rescanTimer.arm(at: MonotonicClock.now() + .nanoseconds(Self.rescanDelayNanoseconds))
+        try? rescanTimer.arm(at: MonotonicClock.now() + Self.rescanDelay)
     }
 
     /// Looks at the hardware again after hotplug; `.resized` when the display appeared or changed.
