@@ -88,6 +88,7 @@ func caption(_ scene: Scene) -> String {
     case .wrong: "wrong pattern"
     case .tooShort: "too short"
     case .lockedOut(let s): "locked out (\(s) s)"
+    case .cannotRecord: "out of service"
     case .success: "unlocked"
     case .enrollDraw, .enrollConfirm, .enrollMismatch, .enrollSaved: "enrolling"
     case .calibrate: "calibrating"

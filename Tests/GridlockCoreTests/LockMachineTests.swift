@@ -104,6 +104,53 @@ extension Array where Element == LockEffect {
         #expect(h.lastScene?.message == .verifying)
     }
 
+    @Test("fail closed: an attempt whose failure cannot be recorded is not checked, and says so")
+    func anUnrecordedFailureIsNotChecked() {
+        var h = Harness()
+        h.draw([1, 2, 3, 6, 9])
+        let effects = h.send(.persistFailed)
+        #expect(effects.verified.isEmpty)
+        #expect(h.reports == [.notRecorded(nodes: 5)])
+        #expect(h.machine.phase == .notRecorded(nodes: [0, 1, 2, 5, 8], until: h.now + LockSettings().errorDuration))
+        #expect(h.lastScene?.message == .cannotRecord)
+        // A late verification result (the shell never started one, but a stale one) grants nothing.
+        h.send(.verified(patternName: "door"))
+        #expect(h.reports.isEmpty)
+        #expect(h.machine.phase != .ready)
+        #expect(h.draw([1, 2, 3]).isEmpty)
+        // The failure still counts in memory, so lockouts keep working while the disk is broken.
+        #expect(h.machine.attempts.failures == 1)
+        h.fireTimer()
+        #expect(h.machine.phase == .ready)
+        #expect(h.draw([1, 2, 3, 6]).persisted == [AttemptState(failures: 2)])
+    }
+
+    @Test("the failure count saturates instead of overflowing, and a saturated count still locks out")
+    func theFailureCountSaturates() {
+        var h = Harness(attempts: AttemptState(failures: AttemptState.maximumFailures - 1))
+        #expect(h.draw([1, 4, 7, 8]).persisted == [AttemptState(failures: AttemptState.maximumFailures)])
+        h.send(.verified(patternName: nil))
+        h.fireTimer()
+        #expect(h.reports == [.lockout(seconds: 86_400, failures: AttemptState.maximumFailures)])
+        h.now = h.now + .seconds(86_400)
+        h.send(.timerFired)
+        #expect(h.draw([1, 4, 7, 8]).persisted == [AttemptState(failures: AttemptState.maximumFailures)])
+    }
+
+    @Test("the longest schedule entry: the deadline is a year away, not wrapped into the past")
+    func theLongestLockoutDoesNotWrap() throws {
+        var settings = LockSettings()
+        settings.schedule = try LockoutSchedule(text: "31536000")
+        var h = Harness(settings: settings)
+        h.draw([1, 4, 7, 8])
+        h.send(.verified(patternName: nil))
+        h.fireTimer()
+        #expect(h.machine.phase == .lockedOut(until: h.now + .seconds(31_536_000)))
+        #expect(h.lastScene?.message == .lockedOut(seconds: 31_536_000))
+        h.advance(.seconds(2))
+        #expect(h.draw([1, 2, 3, 6]).verified.isEmpty)
+    }
+
     @Test func inputIsIgnoredWhileVerifying() {
         var h = Harness()
         h.draw([1, 2, 3, 6])

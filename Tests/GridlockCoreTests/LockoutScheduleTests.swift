@@ -23,6 +23,26 @@ import Testing
         #expect(LockoutSchedule.android.firstLockout! == (5, .seconds(30)))
     }
 
+    @Test("entries longer than a year are refused, however long (no overflow on the way)")
+    func delaysAreBounded() throws {
+        #expect(try LockoutSchedule(text: "31536000").delay(afterFailures: 1) == LockoutSchedule.longestDelay)
+        for text in ["31536001", "9223372035", "9223372036", "99999999999999999999999", "0,0,9223372036854775807"] {
+            #expect(throws: LockoutScheduleError.self) { try LockoutSchedule(text: text) }
+        }
+        let error = #expect(throws: LockoutScheduleError.self) { try LockoutSchedule(text: "0,9223372036") }
+        #expect(error?.description == "a delay of 9223372036 s is longer than the longest allowed, 31536000 s (a year)")
+    }
+
+    @Test("time arithmetic at the edges saturates")
+    func instantsSaturate() {
+        #expect(Instant(nanoseconds: .max - 5) + .seconds(1) == Instant(nanoseconds: .max))
+        #expect(Instant(nanoseconds: .min + 5) + .seconds(-1) == Instant(nanoseconds: .min))
+        #expect(Instant(nanoseconds: .max).duration(since: Instant(nanoseconds: .min)) == .nanoseconds(Int64.max))
+        #expect(Duration.nanoseconds(Int64.max).secondsRoundedUp == 9_223_372_037)
+        #expect(Duration.seconds(1).secondsRoundedUp == 1)
+        #expect(Duration.nanoseconds(1_000_000_001).secondsRoundedUp == 2)
+    }
+
     @Test(arguments: ["", "1,,2", "-5", "abc", "1.5", "30s"])
     func rejectsMalformedSchedules(text: String) {
         #expect(throws: LockoutScheduleError.self) { try LockoutSchedule(text: text) }

@@ -147,6 +147,19 @@ final class DaemonLoopTests {
         #expect(second.scenes.first.map { if case .lockedOut = $0.message { true } else { false } } == true)
     }
 
+    @Test("fail closed: with a state file that cannot be written, the right pattern is not checked")
+    func unwritableStateFailsClosed() throws {
+        var config = try config()
+        // A regular file where the state directory should be: every write fails (ENOTDIR), even as root.
+        try AtomicFile.write(Array("not a directory\n".utf8), to: "\(directory)/state", mode: 0o600)
+        config.lockout.stateFile = "\(directory)/state/attempts"
+        let run = try runDaemon(
+            config: config, frames: "\(directory)/frames", stroke: [1, 2, 3, 6, 9], stopAfter: .milliseconds(400))
+        #expect(run.outcomes == [.lock(.notRecorded(nodes: 5))])
+        #expect(run.scenes.contains { $0.message == .cannotRecord })
+        #expect(!run.scenes.contains { $0.message == .success })
+    }
+
     @Test("gridlockd and gridlock replay give the same outcomes for the same recording, duress included")
     func daemonAndReplayAgree() throws {
         var config = try config()

@@ -12,4 +12,13 @@ public struct AttemptState: Hashable, Sendable {
     }
 
     public static let clean = AttemptState()
+
+    /// Where the count stops: far beyond any real run of failures (the Android schedule is
+    /// at its one-day maximum from 140), and what the state file's nine digits can hold.
+    public static let maximumFailures = 999_999_999
+
+    /// One more failure, saturating at `maximumFailures`.
+    public mutating func countFailure() {
+        failures = min(failures, Self.maximumFailures - 1) + 1
+    }
 }

@@ -8,6 +8,9 @@ public enum LockEvent: Hashable, Sendable {
     case actionFinished
     /// The timer armed by `.armTimer` fired (spurious or late firings are harmless).
     case timerFired
+    /// A `.persist` could not be carried out (full or read-only disk, I/O error). The
+    /// shell skips the effects after it; an attempt whose failure is not on disk is not checked.
+    case persistFailed
 }
 
 /// What the shell must do, in order.
@@ -40,4 +43,6 @@ public enum LockReport: Hashable, Sendable {
     case enrollmentMismatch
     case enrollmentTooShort(nodes: Int)
     case enrollmentConfirmed(nodes: Int)
+    /// The attempt was not checked: its failure could not be recorded.
+    case notRecorded(nodes: Int)
 }

@@ -19,6 +19,8 @@ public struct LockMachine: Sendable {
         case accepted(patternName: String, nodes: [Int], showUntil: Instant, actionRunning: Bool)
         /// The wrong pattern is shown in the error look; input is ignored. A lockout may follow.
         case rejected(nodes: [Int], until: Instant, lockoutAfter: Duration)
+        /// The attempt could not be recorded, so it was not checked: said until `until`.
+        case notRecorded(nodes: [Int], until: Instant)
         /// Too few nodes: shown in the error look until `until` or the next touch.
         case tooShort(nodes: [Int], until: Instant)
         /// No input until `until`.
@@ -77,6 +79,7 @@ public struct LockMachine: Sendable {
         case .verified(let name): handleVerified(name, now: now, &effects)
         case .actionFinished: handleActionFinished(now: now, &effects)
         case .timerFired: handleTimer(now: now, &effects)
+        case .persistFailed: handlePersistFailed(now: now, &effects)
         }
         finish(&effects, now: now)
         return effects
@@ -114,7 +117,7 @@ public struct LockMachine: Sendable {
     private var acceptsTouch: Bool {
         switch phase {
         case .ready, .drawing, .tooShort, .enrollFirst, .enrollConfirm: true
-        case .verifying, .accepted, .rejected, .lockedOut, .enrollRetry, .enrolled: false
+        case .verifying, .accepted, .rejected, .notRecorded, .lockedOut, .enrollRetry, .enrolled: false
         }
     }
 
@@ -161,7 +164,7 @@ public struct LockMachine: Sendable {
                 return
             }
             // Counted before the check starts: killing the process mid-check grants nothing.
-            attempts.failures += 1
+            attempts.countFailure()
             effects.append(.persist(attempts))
             phase = .verifying(nodes: nodes)
             effects.append(.verify(pattern(nodes)))
@@ -221,6 +224,14 @@ public struct LockMachine: Sendable {
         }
     }
 
+    /// Fail closed: the count is kept in memory (it still locks out), but nothing is
+    /// checked while the disk cannot remember it: a restart would forget the failure.
+    private mutating func handlePersistFailed(now: Instant, _ effects: inout [LockEffect]) {
+        guard case .verifying(let nodes) = phase else { return }
+        phase = .notRecorded(nodes: nodes, until: now + settings.errorDuration)
+        effects.append(.report(.notRecorded(nodes: nodes.count)))
+    }
+
     private mutating func handleActionFinished(now: Instant, _ effects: inout [LockEffect]) {
         guard case .accepted(let name, let nodes, let showUntil, true) = phase else { return }
         phase = .accepted(patternName: name, nodes: nodes, showUntil: showUntil, actionRunning: false)
@@ -246,6 +257,8 @@ public struct LockMachine: Sendable {
             }
         case .tooShort(_, let until) where now >= until:
             phase = .ready
+        case .notRecorded(_, let until) where now >= until:
+            phase = .ready
         case .lockedOut(let until) where now >= until:
             attempts.lockoutPending = false
             effects.append(.persist(attempts))
@@ -265,7 +278,9 @@ public struct LockMachine: Sendable {
         var deadline: Instant?
         switch phase {
         case .accepted(_, _, let showUntil, false): deadline = showUntil
-        case .rejected(_, let until, _), .tooShort(_, let until), .enrollRetry(_, let until, _, _): deadline = until
+        case .rejected(_, let until, _), .tooShort(_, let until), .notRecorded(_, let until),
+             .enrollRetry(_, let until, _, _):
+            deadline = until
         case .lockedOut(let until):
             // One tick per second of the countdown, aligned so the shown number changes on time.
             let remaining = until.duration(since: now)
@@ -323,6 +338,9 @@ public struct LockMachine: Sendable {
             show(nodes, look: .error)
         case .tooShort(let nodes, _):
             scene.message = .tooShort(minimum: settings.minimumNodes)
+            show(nodes, look: .error)
+        case .notRecorded(let nodes, _):
+            scene.message = .cannotRecord
             show(nodes, look: .error)
         case .lockedOut(let until):
             scene.message = .lockedOut(seconds: Int(until.duration(since: now).secondsRoundedUp))

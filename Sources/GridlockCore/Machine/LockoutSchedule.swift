@@ -63,6 +63,10 @@ public enum LockoutSchedule: Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// The longest lockout a schedule may give: a year. Longer ones are refused rather
+    /// than risk arithmetic near the end of time, and no door needs them.
+    public static let longestDelay = Duration.seconds(365 * 24 * 60 * 60)
+
     /// `android`, `none`, or delays in seconds joined by commas (`0,0,0,0,30,60`).
     public init(text: String) throws(LockoutScheduleError) {
         let trimmed = String(text.trimmingSpaces)
@@ -73,9 +77,12 @@ public enum LockoutSchedule: Hashable, Sendable, CustomStringConvertible {
             var delays: [Duration] = []
             for field in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
                 let value = String(field).trimmingSpaces
-                guard let seconds = Int(value), seconds >= 0, value.allSatisfy(\.isASCIIDigit) else {
+                guard value.allSatisfy(\.isASCIIDigit), let seconds = Int(value) else {
+                    // Digits beyond Int's range are still a number, only too long a one.
+                    if !value.isEmpty, value.allSatisfy(\.isASCIIDigit) { throw .tooLong(String(value)) }
                     throw .badDelay(String(value))
                 }
+                guard Duration.seconds(seconds) <= Self.longestDelay else { throw .tooLong(String(value)) }
                 delays.append(.seconds(seconds))
             }
             self = .custom(delays)
@@ -93,9 +100,12 @@ public enum LockoutSchedule: Hashable, Sendable, CustomStringConvertible {
 
 public enum LockoutScheduleError: Error, Equatable, CustomStringConvertible {
     case badDelay(String)
+    case tooLong(String)
 
     public var description: String {
         switch self {
+        case .tooLong(let field):
+            "a delay of \(field) s is longer than the longest allowed, \(LockoutSchedule.longestDelay.components.seconds) s (a year)"
         case .badDelay(let field):
             "'\(field)' is not a delay; use android, none, or whole seconds joined by commas (e.g. 0,0,0,0,30,60)"
         }

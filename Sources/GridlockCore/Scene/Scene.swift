@@ -14,6 +14,8 @@ public enum Message: Hashable, Sendable {
     case tooShort(minimum: Int)
     /// Locked out; try again in this many seconds.
     case lockedOut(seconds: Int)
+    /// Attempts cannot be recorded (the disk is full or read-only): none is checked.
+    case cannotRecord
     case success
     case enrollDraw
     case enrollConfirm

@@ -53,6 +53,7 @@ public struct Theme: Hashable, Sendable {
     public var wrong = "Wrong pattern, try again"
     public var tooShort = "Connect at least %d dots"
     public var lockedOut = "Too many attempts. Try again in %d s"
+    public var cannotRecord = "Out of service: attempts cannot be recorded"
     public var successText = "Unlocked"
     public var enrollDraw = "Draw a new unlock pattern"
     public var enrollConfirm = "Draw the pattern again to confirm"
@@ -82,6 +83,7 @@ public struct Theme: Hashable, Sendable {
         case .wrong: wrong
         case .tooShort(let minimum): Self.fill(tooShort, minimum)
         case .lockedOut(let seconds): Self.fill(lockedOut, seconds)
+        case .cannotRecord: cannotRecord
         case .success: successText
         case .enrollDraw: enrollDraw
         case .enrollConfirm: enrollConfirm
@@ -94,7 +96,7 @@ public struct Theme: Hashable, Sendable {
     /// The colour of the message line for a message.
     public func textColor(for message: Message) -> Color {
         switch message {
-        case .wrong, .tooShort, .lockedOut, .enrollMismatch: error
+        case .wrong, .tooShort, .lockedOut, .cannotRecord, .enrollMismatch: error
         case .success, .enrollSaved: success
         default: text
         }

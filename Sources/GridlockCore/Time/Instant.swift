@@ -12,13 +12,18 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
 
     public static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
 
+    /// Saturates at the ends of time: a deadline a century away must not wrap into the past.
     public static func + (a: Instant, d: Duration) -> Instant {
-        Instant(nanoseconds: a.nanoseconds &+ d.nanoseconds)
+        let (sum, overflow) = a.nanoseconds.addingReportingOverflow(d.nanoseconds)
+        if overflow { return Instant(nanoseconds: d.nanoseconds > 0 ? .max : .min) }
+        return Instant(nanoseconds: sum)
     }
 
     /// The time from `earlier` to `self` (negative if `earlier` is later).
     public func duration(since earlier: Instant) -> Duration {
-        .nanoseconds(nanoseconds &- earlier.nanoseconds)
+        let (difference, overflow) = nanoseconds.subtractingReportingOverflow(earlier.nanoseconds)
+        if overflow { return .nanoseconds(nanoseconds > earlier.nanoseconds ? Int64.max : Int64.min) }
+        return .nanoseconds(difference)
     }
 
     public var description: String { "\(Double(nanoseconds) / 1e9)s" }
@@ -36,6 +41,7 @@ extension Duration {
     /// Whole seconds, rounded up: what a countdown shows.
     public var secondsRoundedUp: Int64 {
         let ns = nanoseconds
-        return ns <= 0 ? 0 : (ns + 999_999_999) / 1_000_000_000
+        guard ns > 0 else { return 0 }
+        return ns / 1_000_000_000 + (ns % 1_000_000_000 == 0 ? 0 : 1)
     }
 }

@@ -8,6 +8,7 @@ extension LockReport {
         switch self {
         case .accepted, .lockoutEnded, .enrollmentConfirmed: .notice
         case .rejected, .lockout: .warning
+        case .notRecorded: .critical
         case .tooShort, .strokeCancelled, .enrollmentFirstDrawn, .enrollmentMismatch, .enrollmentTooShort: .info
         }
     }
@@ -24,6 +25,7 @@ extension LockReport {
         case .enrollmentMismatch: "enrollment: confirmation did not match, starting over"
         case .enrollmentTooShort(let nodes): "enrollment: drawing too short (\(nodes) nodes)"
         case .enrollmentConfirmed(let nodes): "enrollment: pattern confirmed (\(nodes) nodes)"
+        case .notRecorded(let nodes): "attempt not checked (\(nodes) nodes): its failure could not be recorded; the lock stays shut"
         }
     }
 
@@ -50,6 +52,8 @@ extension LockReport {
             [("event", "enroll"), ("step", "too-short"), ("nodes", .int(nodes))]
         case .enrollmentConfirmed(let nodes):
             [("event", "enroll"), ("step", "confirmed"), ("nodes", .int(nodes))]
+        case .notRecorded(let nodes):
+            [("event", "attempt"), ("result", "not-recorded"), ("nodes", .int(nodes))]
         }
     }
 }

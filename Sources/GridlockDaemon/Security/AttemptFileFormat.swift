@@ -14,8 +14,8 @@ enum AttemptFileFormat {
     static let version = 1
     /// Far above any file we write; a larger file is not ours.
     static let maximumSize = 256
-    /// Beyond any real count of consecutive failures; also keeps `Int` parsing trivial.
-    static let maximumFailures = 999_999_999
+    /// Nine digits: what the lock machine saturates at.
+    static let maximumFailures = AttemptState.maximumFailures
 
     static func encode(_ state: AttemptState) -> [UInt8] {
         precondition(state.failures >= 0 && state.failures <= maximumFailures, "failure count out of range")

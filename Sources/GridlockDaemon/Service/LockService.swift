@@ -66,10 +66,12 @@ public final class LockService {
         // The new picture first: an action that takes the display over (handover) must find
         // the success frame already presented, not the "Checking…" one.
         for case .render(let scene) in effects { draw(scene) }
+        var unrecorded = false
         for effect in effects {
             switch effect {
             case .render: break
-            case .persist(let state): persist(state)
+            case .persist(let state): unrecorded = !persist(state) || unrecorded
+            case .verify where unrecorded: break
             case .verify(let pattern): shell?.beginVerification(of: pattern)
             case .runAction(let name): shell?.beginAction(for: name)
             case .armTimer(let deadline): shell?.setDeadline(deadline)
@@ -78,6 +80,7 @@ public final class LockService {
             case .enrolled: break  // enrollment's caller reads the pattern from the machine's phase
             }
         }
+        if unrecorded { handle(.persistFailed, at: now) }
     }
 
     private func draw(_ scene: Scene) {
@@ -94,14 +97,17 @@ public final class LockService {
         }
     }
 
-    /// A write that fails is logged loudly and the count is kept in memory: the lock keeps
-    /// working (and counting) on a read-only or full disk rather than letting anyone in.
-    private func persist(_ state: AttemptState) {
-        guard let attemptsFile else { return }
+    /// Fail closed: a write that fails is logged loudly, the count is kept in memory, and
+    /// the machine is told (`.persistFailed`), so an attempt whose failure a restart would
+    /// forget is never checked. False when the state could not be written.
+    private func persist(_ state: AttemptState) -> Bool {
+        guard let attemptsFile else { return true }
         do {
             try AttemptStore.save(state, to: attemptsFile)
+            return true
         } catch {
-            Journal.log(.critical, "cannot persist failed attempts to \(attemptsFile): \(error); the count is kept in memory only")
+            Journal.log(.critical, "cannot record failed attempts in \(attemptsFile): \(error); attempts are not checked until it can")
+            return false
         }
     }
 }
