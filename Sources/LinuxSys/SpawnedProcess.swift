@@ -136,6 +136,13 @@ public final class SpawnedProcess {
         throw SystemCallError(operation: "kill(\(signal)) process group", path: "\(pid)", errno: error)
     }
 
+    /// Whether anything still lives in the child's process group: after the child itself
+    /// ended, what it left running in the background. While this is true the group id
+    /// stays reserved, so signalling it right after asking is safe.
+    public var groupHasMembers: Bool {
+        Signal(rawValue: 0).send(to: -pid) || Errno.current == .notPermitted
+    }
+
     /// Reaps the child if it has ended; nil while it runs. Idempotent after reaping.
     public func tryWait() throws(SystemCallError) -> ExitStatus? {
         if let exitStatus { return exitStatus }

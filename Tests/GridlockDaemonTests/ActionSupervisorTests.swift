@@ -1,3 +1,4 @@
+import Glibc
 import GridlockCore
 import LinuxSys
 import Testing
@@ -109,5 +110,46 @@ final class RecordingOwner: ActionSupervisorDelegate {
             .finished(pattern: "door", duress: true, status: .signaled(Signal.kill.rawValue)),
         ])
         #expect(owner.events == ["finished"])
+    }
+
+    @Test("what a program leaves running in its group is stopped at its timeout")
+    func leftoversAreStoppedAtTheTimeout() throws {
+        let loop = try EventLoop()
+        let supervisor = ActionSupervisor(loop: loop, mode: .pulse, runner: ActionRunner(killGrace: .milliseconds(200)))
+        let owner = RecordingOwner()
+        supervisor.delegate = owner
+        supervisor.begin(plan(exec: ["/bin/sh", "-c", "sleep 100 & echo $!"], timeout: .milliseconds(300)))
+        try loop.run(until: { supervisor.isIdle })
+        let leftover = try #require(owner.reports.compactMap { report -> pid_t? in
+            if case .output(_, let line) = report { pid_t(line) } else { nil }
+        }.first)
+        #expect(owner.reports.contains(.leftProcessesBehind(pattern: "door")))
+        #expect(processState(leftover).map { $0 != "Z" } == true)
+        #expect(!supervisor.isQuiet)
+        try loop.run(until: { supervisor.isQuiet })
+        // SIGKILL may follow: a killed process stays a group member until init reaps it.
+        #expect(owner.reports.contains(.timedOut(pattern: "door", outcome: .terminated)))
+        let state = waitUntilNotRunning(leftover)
+        #expect(state == nil || state == "Z")
+    }
+
+    @Test("stopping: what an ended program left behind is stopped too, SIGKILL if it ignores SIGTERM")
+    func stopAllReachesLeftovers() throws {
+        let loop = try EventLoop()
+        let supervisor = ActionSupervisor(loop: loop, mode: .pulse, runner: ActionRunner(killGrace: .milliseconds(200)))
+        let owner = RecordingOwner()
+        supervisor.delegate = owner
+        supervisor.begin(plan(exec: ["/bin/sh", "-c", "(trap '' TERM; sleep 100) & echo $!"], timeout: .seconds(60)))
+        try loop.run(until: { supervisor.isIdle })
+        let leftover = try #require(owner.reports.compactMap { report -> pid_t? in
+            if case .output(_, let line) = report { pid_t(line) } else { nil }
+        }.first)
+        supervisor.stopAll()
+        try loop.run(until: { supervisor.isQuiet })
+        #expect(owner.reports.suffix(2) == [
+            .stopping(pattern: "door"), .timedOut(pattern: "door", outcome: .killed),
+        ])
+        let state = waitUntilNotRunning(leftover)
+        #expect(state == nil || state == "Z")
     }
 }

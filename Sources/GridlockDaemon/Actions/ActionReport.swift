@@ -11,6 +11,7 @@ public enum ActionReport: Hashable, Sendable {
     case finished(pattern: String, duress: Bool, status: ExitStatus)
     case timedOut(pattern: String, outcome: RunningAction.DeadlineOutcome)
     case stopping(pattern: String)
+    case leftProcessesBehind(pattern: String)
     case failed(pattern: String, reason: String)
 
     public var priority: LogPriority {
@@ -19,7 +20,7 @@ public enum ActionReport: Hashable, Sendable {
         case .handedOver, .tookBack, .output: .info
         case .finished(_, _, let status): status == .exited(0) ? .info : .warning
         case .timedOut: .warning
-        case .stopping: .notice
+        case .stopping, .leftProcessesBehind: .notice
         case .couldNotStart, .failed: .error
         }
     }
@@ -36,6 +37,8 @@ public enum ActionReport: Hashable, Sendable {
         case .timedOut(let name, let outcome):
             "action for pattern \(name) exceeded its timeout: \(outcome == .terminated ? "SIGTERM" : "SIGKILL") sent to its process group"
         case .stopping(let name): "stopping the running action for pattern \(name)"
+        case .leftProcessesBehind(let name):
+            "action for pattern \(name) left processes running in its process group; they are stopped at its timeout"
         case .failed(let name, let reason): "action for pattern \(name): \(reason)"
         }
     }

@@ -28,6 +28,9 @@ public final class ActionSupervisor {
     private var queue: [(argv: [String], silent: Bool)] = []
     private var running: (action: RunningAction, silent: Bool)?
     private var handedOver = false
+    /// Ended programs whose process groups still hold what they started in the background:
+    /// stopped at their timeout, or when the daemon stops, like the programs themselves.
+    private var lingering: [RunningAction] = []
     private var timeout: EventLoop.Deadline!
 
     public init(loop: EventLoop, mode: ActionMode, runner: ActionRunner = ActionRunner()) {
@@ -37,8 +40,15 @@ public final class ActionSupervisor {
         timeout = loop.deadline("action timeout") { [unowned self] now in enforceTimeout(now: now) }
     }
 
-    /// Nothing runs and nothing is queued.
+    /// Nothing runs and nothing is queued (what the lock screen waits for).
     public var isIdle: Bool { plan == nil }
+
+    /// Idle, and nothing an ended program left behind is waiting to be stopped (what a
+    /// stopping daemon waits for).
+    public var isQuiet: Bool {
+        lingering.removeAll { $0.nextDeadline == nil }
+        return isIdle && lingering.isEmpty
+    }
 
     /// The pattern whose action runs now, if any.
     public var runningPattern: String? { running == nil ? nil : plan?.patternName }
@@ -59,14 +69,16 @@ public final class ActionSupervisor {
     /// period) and drops the rest of the queue; the loop must run until `isIdle`.
     public func stopAll() {
         queue = []
-        guard let (action, _) = running else { return }
-        delegate?.report(.stopping(pattern: action.patternName))
-        do {
-            try action.terminate(now: MonotonicClock.now())
-        } catch {
-            delegate?.report(.failed(pattern: action.patternName, reason: "\(error)"))
+        let now = MonotonicClock.now()
+        for action in (running.map { [$0.action] } ?? []) + lingering {
+            delegate?.report(.stopping(pattern: action.patternName))
+            do {
+                try action.terminate(now: now)
+            } catch {
+                delegate?.report(.failed(pattern: action.patternName, reason: "\(error)"))
+            }
         }
-        timeout.due = action.nextDeadline
+        rearmTimeout()
     }
 
     private func startNext() {
@@ -94,7 +106,7 @@ public final class ActionSupervisor {
             return
         }
         running = (action, silent)
-        timeout.due = action.nextDeadline
+        rearmTimeout()
     }
 
     /// Output and exit of the running program.
@@ -107,6 +119,10 @@ public final class ActionSupervisor {
             // What is already in the pipe is shown; a grandchild keeping it open is not waited for.
             report(lines: try action.drainOutputLines(), of: action, silent: silent)
             delegate?.report(.finished(pattern: action.patternName, duress: silent, status: status))
+            if action.leftProcessesBehind {
+                lingering.append(action)
+                delegate?.report(.leftProcessesBehind(pattern: action.patternName))
+            }
         } catch {
             delegate?.report(.failed(pattern: action.patternName, reason: "\(error)"))
         }
@@ -126,7 +142,7 @@ public final class ActionSupervisor {
 
     private func endAction(silent: Bool) {
         running = nil
-        timeout.due = nil
+        rearmTimeout()
         if handedOver, !silent {
             handedOver = false
             delegate?.takeBack()
@@ -135,15 +151,22 @@ public final class ActionSupervisor {
         startNext()
     }
 
+    /// The running program's deadline, and those of what ended programs left behind.
     private func enforceTimeout(now: Instant) {
-        guard let (action, _) = running else { return }
-        do {
-            if let outcome = try action.handleDeadline(now: now) {
-                delegate?.report(.timedOut(pattern: action.patternName, outcome: outcome))
+        for action in (running.map { [$0.action] } ?? []) + lingering {
+            do {
+                if let outcome = try action.handleDeadline(now: now) {
+                    delegate?.report(.timedOut(pattern: action.patternName, outcome: outcome))
+                }
+            } catch {
+                delegate?.report(.failed(pattern: action.patternName, reason: "\(error)"))
             }
-        } catch {
-            delegate?.report(.failed(pattern: action.patternName, reason: "\(error)"))
         }
-        timeout.due = action.nextDeadline
+        rearmTimeout()
+    }
+
+    private func rearmTimeout() {
+        lingering.removeAll { $0.nextDeadline == nil }
+        timeout.due = ((running.map { [$0.action] } ?? []) + lingering).compactMap(\.nextDeadline).min()
     }
 }

@@ -38,12 +38,19 @@ public final class RunningAction {
     public var exitFD: FileDescriptor? { process.exitFD }
     public var exitStatus: ExitStatus? { process.exitStatus }
 
-    /// When the loop must next call `handleDeadline`; nil once the action has been
-    /// reaped (its group may be gone and its id reusable) or SIGKILL has been sent.
+    /// When the loop must next call `handleDeadline`; nil once SIGKILL has been sent, or
+    /// once the action has been reaped and left nothing running in its group (the group's
+    /// id may then be reused).
     public var nextDeadline: Instant? {
-        if exitStatus != nil || killed { return nil }
+        if killed || (exitStatus != nil && !leftProcessesBehind) { return nil }
         return killAt ?? deadline
     }
+
+    /// The program ended but processes it started still run in its group: they are
+    /// stopped at its deadline like the program itself would have been.
+    /// After SIGKILL to the group nothing in it runs any more (a zombie waiting for init
+    /// to reap it still counts as a member, but it is no leftover).
+    public var leftProcessesBehind: Bool { exitStatus != nil && !killed && process.groupHasMembers }
 
     /// Escalates if a deadline has passed: SIGTERM to the group at `deadline`, then
     /// SIGKILL `killGrace` later. Nil when nothing was due (an early or stale wakeup).
@@ -63,7 +70,7 @@ public final class RunningAction {
     /// Stops it now rather than at its timeout (the daemon is stopping): SIGTERM to the
     /// group, and SIGKILL `killGrace` later if it is still there.
     public func terminate(now: Instant) throws(SystemCallError) {
-        guard exitStatus == nil, killAt == nil else { return }
+        guard !killed, killAt == nil, exitStatus == nil || leftProcessesBehind else { return }
         try process.signalGroup(.terminate)
         killAt = now + killGrace
     }

@@ -241,7 +241,7 @@ public final class Daemon {
         try? notifier?.notify("STOPPING=1")
         supervisor.stopAll()
         do {
-            try loop.run(until: { supervisor.isIdle })
+            try loop.run(until: { supervisor.isQuiet })
         } catch {
             Journal.log(.error, "event loop while stopping the action: \(error)")
         }

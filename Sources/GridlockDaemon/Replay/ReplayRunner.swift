@@ -96,6 +96,13 @@ public final class ReplayRunner: LockShell {
             }
         }
         runTimers(until: nil)
+        // Nothing a replay started may outlive it, not even what an action left behind.
+        supervisor.stopAll()
+        do {
+            try loop.run(until: { supervisor.isQuiet })
+        } catch {
+            Journal.log(.critical, "event loop: \(error)")
+        }
     }
 
     public var machine: LockMachine { service.machine }
