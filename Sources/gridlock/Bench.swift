@@ -1,4 +1,3 @@
-import Glibc
 import GridlockCore
 import GridlockDaemon
 import GridlockInput
@@ -73,7 +72,7 @@ let benchCommand = Command(
 
 /// Spawns gridlockd --bench-startup with a headless config and reads what it prints.
 func measureStartup(runs: Int, size: Size) throws -> (milliseconds: Double, peakKiB: Int) {
-    let directory = "/tmp/gridlock-bench-\(getpid())"
+    let directory = "/tmp/gridlock-bench-\(ProcessIdentity.processID)"
     try Directory.create(directory)
     defer { Directory.removeTree(directory) }
 
@@ -132,10 +131,7 @@ func measureStartup(runs: Int, size: Size) throws -> (milliseconds: Double, peak
 
 /// A program installed beside this one (gridlockd next to gridlock).
 func siblingExecutable(_ name: String) -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else { return name }
-    let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard let path = try? PathLookup.resolve("/proc/self/exe") else { return name }
     let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
     return "\(folder)/\(name)"
 }

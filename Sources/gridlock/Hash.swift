@@ -1,4 +1,3 @@
-import Glibc
 import GridlockCore
 import GridlockDaemon
 import LinuxSys

@@ -1,4 +1,3 @@
-import Glibc
 import GridlockCore
 import GridlockDaemon
 import GridlockInput
@@ -52,7 +51,7 @@ let recordCommand = Command(
     if recorder.grabbedElsewhere {
         printError("warning: another process holds \(path) (EVIOCGRAB): no events will arrive; stop gridlockd first (find the holder with `fuser -v \(path)`)")
     }
-    let output = try FileDescriptor.open(out, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+    let output = try FileDescriptor.open(out, [.writeOnly, .create, .truncate], mode: 0o644)
     defer { output.close() }
     printError("recording \(path) \"\(recorder.device.description.name)\" to \(out); Ctrl-C stops")
     let summary = try recorder.record(to: output, duration: duration)
