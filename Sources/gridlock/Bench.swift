@@ -9,11 +9,11 @@ let benchCommand = Command(
     usage: """
         Usage: gridlock bench [--json] [--startup-runs N]
 
-        Renders the scene of shared/bench-scene.md ("pattern-lock frame": a finger dragged
-        through nodes 1-2-3-6-9 in 240 moves, one frame each) at 800x480, 1280x800 and
-        1920x1080, once redrawing the whole canvas every frame and once redrawing only the
-        damaged area, and prints total, p50 and p99 per-frame times. The product's default
-        look is the benchmark look, so there is one row per size.
+        Renders the benchmark scene ("pattern-lock frame": a finger dragged through nodes
+        1-2-3-6-9 of a 3x3 grid in 240 moves, one frame each; docs/performance.md describes
+        it) at 800x480, 1280x800 and 1920x1080, once redrawing the whole canvas every frame
+        and once redrawing only the damaged area, and prints total, p50 and p99 per-frame
+        times. The product's default look is the benchmark look, so there is one row per size.
 
         Then starts gridlockd --bench-startup N times (default 5) at 1920x1080 with no
         display and reports the median time from spawn to first frame and its peak RSS.
