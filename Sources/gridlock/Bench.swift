@@ -78,7 +78,7 @@ func measureStartup(runs: Int, size: Size) throws -> (milliseconds: Double, peak
 
     // A recording with a touchscreen's description and no events: the replay backend then
     // costs what opening a device costs, and no touch arrives before the first frame.
-    var device = DeviceDescription(name: "bench touchscreen", id: DeviceID(bustype: 3, vendor: 0, product: 0, version: 0))
+    var device = DeviceDescription(name: "bench touchscreen", id: DeviceID(bustype: InputCodes.BUS_USB, vendor: 0, product: 0, version: 0))
     device.properties.insert(InputCodes.INPUT_PROP_DIRECT)
     for code in [InputCodes.ABS_MT_SLOT, InputCodes.ABS_MT_POSITION_X, InputCodes.ABS_MT_POSITION_Y, InputCodes.ABS_MT_TRACKING_ID, InputCodes.ABS_X, InputCodes.ABS_Y] {
         device.enable(type: InputCodes.EV_ABS, code: code)
