@@ -15,21 +15,22 @@ let benchCommand = Command(
         and once redrawing only the damaged area, and prints total, p50 and p99 per-frame
         times. The product's default look is the benchmark look, so there is one row per size.
 
-        Then starts gridlockd --bench-startup N times (default 5) at 1920x1080 with no
-        display and reports the median time from spawn to first frame and its peak RSS.
+        Then starts gridlockd --bench-startup N times (1 to 100, default 5) at 1920x1080
+        with no display and reports the median time from spawn to first frame and its
+        peak RSS.
 
         Build in release mode first (make release); debug builds are many times slower.
         """
 ) { arguments in
     let json = arguments.flag("--json")
-    let runs = Int(try arguments.option("--startup-runs") ?? "5") ?? 5
+    let runs = try arguments.integer("--startup-runs", in: 1...100) ?? 5
     try arguments.finish()
 
     var results: [BenchRunner.SizeResult] = []
     for size in BenchScene.sizes {
         results.append(try BenchRunner.measure(size: size))
     }
-    let startup = try measureStartup(runs: max(1, runs), size: BenchScene.sizes[2])
+    let startup = try measureStartup(runs: runs, size: BenchScene.sizes[2])
 
     if json {
         for r in results {
