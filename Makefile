@@ -41,9 +41,10 @@ release: deps
 demo: release
 	$(BIN)/gridlock demo --out demo-out
 
-# Every test: the Swift suites, the end-to-end checks of the shipped binaries, then the
-# same binaries on a real kernel under QEMU.
+# Every test: the libc boundary, the Swift suites, the end-to-end checks of the shipped
+# binaries, then the same binaries on a real kernel under QEMU.
 test: test-deps
+	tests/check-boundary
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory release

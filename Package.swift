@@ -1,9 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Layout: C libraries are wrapped one per system-library target; `LinuxSys` is the
-/// only target that calls libc directly; `GridlockCore` is pure Swift and decides
-/// everything; the other targets are thin adapters and the two executables wire them.
+/// Layout: each C library has its own system-library target. `LinuxSys` is the only
+/// shipped target that imports Glibc and calls libc, through typed wrappers whose errors
+/// name the path and errno (`tests/check-boundary` fails `make test` on an `import Glibc`
+/// elsewhere under Sources/, or an `import Foundation` anywhere there). `GridlockCore`
+/// is pure Swift: pattern, tracker, lock machine, lockout schedule, scene. GridlockInput,
+/// GridlockDisplay and GridlockDaemon adapt devices, C libraries and files to it; the two
+/// executables parse their arguments and wire the rest.
 let package = Package(
     name: "gridlock",
     products: [
@@ -16,7 +20,8 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo-ft", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
-        // epoll, signalfd, timerfd and eventfd headers, which Swift's Glibc module leaves out.
+        // Linux headers Swift's Glibc module leaves out (epoll, signalfd, timerfd, eventfd,
+        // pipe2, pidfd_open, netlink), for LinuxSys alone.
         .systemLibrary(name: "CLinux"),
 
         // Pure Swift; libm only because the standard library's rounding and square root call it on Linux.

@@ -39,7 +39,7 @@ static inline void gridlock_page_flip_handler(int fd, unsigned int sequence, uns
 static inline int gridlock_drm_handle_events(int fd) {
     drmEventContext context;
     memset(&context, 0, sizeof context);
-    context.version = 2;
+    context.version = 2; /* the first version with page_flip_handler; libdrm reads no later fields */
     context.page_flip_handler = gridlock_page_flip_handler;
     return drmHandleEvent(fd, &context);
 }

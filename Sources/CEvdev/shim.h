@@ -1,12 +1,7 @@
 #pragma once
 #include <libevdev/libevdev.h>
 #include <linux/input.h>
-#include <sys/ioctl.h>
 #include <time.h>
-
-/* ioctl request numbers are function-like macros the Swift importer cannot see. */
-static const unsigned long GRIDLOCK_EVIOCGRAB = EVIOCGRAB;
-static const unsigned long GRIDLOCK_EVIOCSCLOCKID = EVIOCSCLOCKID;
 
 /* struct input_event keeps its time as `struct timeval time` on 64-bit and 32-bit time_t
  * builds, but as `__sec`/`__usec` where a 32-bit build uses a 64-bit time_t. The kernel's

@@ -3,6 +3,9 @@
 /// The kernel's own spellings are kept on purpose: they are what evtest, evemu,
 /// libevdev and the kernel documentation print, so a reader can grep for them.
 public enum InputCodes {
+    // Bus types (linux/input.h), as `DeviceID.bustype` holds them.
+    public static let BUS_USB: UInt16 = 0x03
+
     // Event types.
     public static let EV_SYN: UInt16 = 0x00
     public static let EV_KEY: UInt16 = 0x01

@@ -10,9 +10,9 @@ public enum AtomicFile {
     /// One writer per path per process: the temporary name is only unique per pid. An
     /// existing temporary with our pid can only be left from an earlier boot or a
     /// crashed process that had the same pid, so it is removed and the open retried.
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t) throws(SystemCallError) {
+    public static func write(_ bytes: [UInt8], to path: String, mode: FileMode) throws(SystemCallError) {
         let temporary = "\(path).tmp-\(getpid())"
-        let flags = O_CREAT | O_EXCL | O_WRONLY
+        let flags: OpenFlags = [.create, .exclusive, .writeOnly]
         let file: FileDescriptor
         do {
             file = try FileDescriptor.open(temporary, flags, mode: mode)
@@ -41,19 +41,23 @@ public enum AtomicFile {
         }
 
         let directoryPath = directory(of: path)
-        let directory = try FileDescriptor.open(directoryPath, O_RDONLY | O_DIRECTORY)
+        let directory = try FileDescriptor.open(directoryPath, [.readOnly, .directory])
         defer { directory.close() }
         _ = try systemCall("fsync", path: directoryPath) { fsync(directory.rawValue) }
     }
 
     /// The whole file, or nil when it does not exist.
     public static func read(_ path: String) throws(SystemCallError) -> [UInt8]? {
-        let file: FileDescriptor
         do {
-            file = try FileDescriptor.open(path, O_RDONLY)
+            return try contents(of: path)
         } catch where error.errno == .noSuchFile {
             return nil
         }
+    }
+
+    /// The whole file, for files that must exist: a missing one is an error like any other.
+    public static func contents(of path: String) throws(SystemCallError) -> [UInt8] {
+        let file = try FileDescriptor.open(path, .readOnly)
         defer { file.close() }
 
         var contents: [UInt8] = []

@@ -7,7 +7,7 @@ extension FileDescriptor {
     /// more), non-blocking from the start so a loop never stalls on it, close-on-exec
     /// (added by `open`) so an unlock action never inherits the touch panel.
     public static func openDeviceForReading(_ path: String) throws(SystemCallError) -> FileDescriptor {
-        try open(path, O_RDONLY | O_NONBLOCK)
+        try open(path, [.readOnly, .nonBlocking])
     }
 
     /// The device number of the character or block device this descriptor is open on;
@@ -54,5 +54,11 @@ public enum PathLookup {
     /// Whether something (a file, directory, device node or a link to one) exists at `path`.
     public static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
+    }
+
+    /// Why `path` cannot be opened for reading (missing, permission, a folder on the way
+    /// that is not one); nil when it can.
+    public static func checkReadable(_ path: String) -> Errno? {
+        access(path, R_OK) == 0 ? nil : .current
     }
 }

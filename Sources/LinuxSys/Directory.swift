@@ -2,14 +2,13 @@ import Glibc
 
 public enum Directory {
     /// Creates `path` and any missing parents (like `mkdir -p`); an existing directory is fine.
-    public static func create(_ path: String, mode: mode_t = 0o755) throws(SystemCallError) {
+    public static func create(_ path: String, mode: FileMode = 0o755) throws(SystemCallError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
             if mkdir(prefix, mode) != 0 {
                 let error = Errno.current
-                var info = stat()
-                guard error == .exists, stat(prefix, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                guard error == .exists, (try? FileStatus(path: prefix))?.isDirectory == true else {
                     throw SystemCallError(operation: "mkdir", path: prefix, errno: error)
                 }
             }
@@ -42,6 +41,13 @@ public func unlinkIfPresent(_ path: String) -> Bool {
 }
 
 extension Directory {
+    /// The working directory, or nil when it has been removed (or is unreachable).
+    public static func current() -> String? {
+        guard let path = getcwd(nil, 0) else { return nil }
+        defer { free(path) }
+        return String(cString: path)
+    }
+
     /// The names in a directory, without `.` and `..`, in no particular order.
     public static func entries(_ path: String) throws(SystemCallError) -> [String] {
         guard let dir = opendir(path) else {

@@ -27,6 +27,8 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let noSuchProcess = Errno(rawValue: ESRCH)
     public static let noChild = Errno(rawValue: ECHILD)
     public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
+    /// EOPNOTSUPP: the driver or file system does not offer the operation at all.
+    public static let notSupported = Errno(rawValue: EOPNOTSUPP)
 
     /// The symbolic name for the errnos this daemon meets in practice; nil for the rest.
     public var name: String? {
@@ -55,8 +57,19 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
         case ENOEXEC: "ENOEXEC"
         case ENOMEM: "ENOMEM"
         case EMFILE: "EMFILE"
+        case EOPNOTSUPP: "EOPNOTSUPP"
         default: nil
         }
+    }
+
+    /// Runs a library call that reports failure in its own terms but may leave an errno
+    /// behind that says more (cairo failing to open a PNG): its result, and the errno it
+    /// set, or nil when it set none.
+    public static func leftBehind<Result>(by body: () -> Result) -> (result: Result, errno: Errno?) {
+        errno = 0
+        let result = body()
+        let left = errno
+        return (result, left == 0 ? nil : Errno(rawValue: left))
     }
 
     /// `strerror` shares a static buffer between threads; the XSI `strerror_r` does not.

@@ -8,12 +8,15 @@ public struct FileDescriptor: Hashable, Sendable {
 
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
+    /// stderr, where systemd connects the journal and a person at a terminal reads errors.
+    public static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
+
     /// Always adds O_CLOEXEC: the daemon spawns actions, and a touch device or the DRM
     /// master leaking into one would be a security hole.
     public static func open(
-        _ path: String, _ flags: Int32, mode: mode_t = 0o644
+        _ path: String, _ flags: OpenFlags, mode: FileMode = 0o644
     ) throws(SystemCallError) -> FileDescriptor {
-        let fd = try systemCall("open", path: path) { Glibc.open(path, flags | O_CLOEXEC, mode) }
+        let fd = try systemCall("open", path: path) { Glibc.open(path, flags.rawValue | O_CLOEXEC, mode) }
         return FileDescriptor(rawValue: fd)
     }
 
@@ -76,4 +79,30 @@ public struct FileDescriptor: Hashable, Sendable {
     public func fsync() throws(SystemCallError) {
         _ = try systemCall("fsync", path: "fd \(rawValue)") { Glibc.fsync(rawValue) }
     }
+
+    /// Blocks up to `milliseconds` for the descriptor to become readable; false on timeout
+    /// or error. For the rare wait outside the event loop (a last page flip before exit).
+    public func waitUntilReadable(milliseconds: Int32) -> Bool {
+        var entry = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+        return retryingOnInterrupt { poll(&entry, 1, milliseconds) } > 0
+    }
+}
+
+/// How `FileDescriptor.open` opens a file: one access mode (`readOnly` is the empty set,
+/// as O_RDONLY is 0) plus options. O_CLOEXEC is not offered: `open` always adds it.
+public struct OpenFlags: OptionSet, Hashable, Sendable {
+    public let rawValue: Int32
+
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    public static let readOnly = OpenFlags(rawValue: O_RDONLY)
+    public static let writeOnly = OpenFlags(rawValue: O_WRONLY)
+    public static let readWrite = OpenFlags(rawValue: O_RDWR)
+    public static let create = OpenFlags(rawValue: O_CREAT)
+    /// With `create`: fail with EEXIST rather than open a file that is already there.
+    public static let exclusive = OpenFlags(rawValue: O_EXCL)
+    public static let truncate = OpenFlags(rawValue: O_TRUNC)
+    public static let nonBlocking = OpenFlags(rawValue: O_NONBLOCK)
+    /// Fail with ENOTDIR unless the path is a directory.
+    public static let directory = OpenFlags(rawValue: O_DIRECTORY)
 }

@@ -1,9 +1,12 @@
 import Glibc
 
+/// Permission bits (and, in `FileStatus.mode`, the file type bits) as the kernel keeps them.
+public typealias FileMode = mode_t
+
 /// Owner and mode of a file system object, for the daemon's safety checks.
 public struct FileStatus: Hashable, Sendable {
     public var owner: uid_t
-    public var mode: mode_t
+    public var mode: FileMode
 
     /// Follows symbolic links, as opening the file would.
     public init(path: String) throws(SystemCallError) {
@@ -13,7 +16,8 @@ public struct FileStatus: Hashable, Sendable {
         mode = info.st_mode
     }
 
-    public var permissions: mode_t { mode & 0o7777 }
+    public var permissions: FileMode { mode & 0o7777 }
+    public var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
     public var isWritableByGroup: Bool { mode & S_IWGRP != 0 }
     public var isWritableByOthers: Bool { mode & S_IWOTH != 0 }
 }

@@ -32,9 +32,39 @@ public final class PageMemory {
         mappedCount = bytes
         base = start
         // Both are hints: refusals (no THP, kernel before 5.14) only mean slower first writes.
-        _ = madvise(start, bytes, 14 /* MADV_HUGEPAGE */)
-        _ = madvise(start, bytes, 23 /* MADV_POPULATE_WRITE */)
+        _ = madvise(start, bytes, MADV_HUGEPAGE)
+        _ = madvise(start, bytes, MADV_POPULATE_WRITE)
     }
 
     deinit { munmap(mapping, mappedCount) }
+}
+
+/// A device's memory mapped into this process, shared with the device (a DRM dumb buffer
+/// the display scans out). Like `FileDescriptor` it does not unmap itself: its owner calls
+/// `unmap()` once, before the device lets the memory go.
+public struct MappedMemory {
+    public let base: UnsafeMutableRawPointer
+    public let count: Int
+
+    /// For an owner that kept only the address and size of a mapping made by `mapShared`.
+    public init(base: UnsafeMutableRawPointer, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    /// Maps `count` bytes of `file` from `offset` (a cookie the driver handed out, for a
+    /// DRM buffer), readable and writable.
+    public static func mapShared(
+        _ file: FileDescriptor, offset: UInt64, count: Int
+    ) throws(SystemCallError) -> MappedMemory {
+        guard let base = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_SHARED, file.rawValue, off_t(offset)),
+              base != MAP_FAILED else {
+            throw SystemCallError(operation: "mmap(\(count) bytes at offset \(offset))", path: "fd \(file.rawValue)", errno: .current)
+        }
+        return MappedMemory(base: base, count: count)
+    }
+
+    public func unmap() {
+        munmap(base, count)
+    }
 }

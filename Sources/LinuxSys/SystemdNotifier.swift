@@ -13,7 +13,7 @@ public struct SystemdNotifier: Sendable {
     }
 
     public static func fromEnvironment() -> SystemdNotifier {
-        SystemdNotifier(socketPath: environmentValue("NOTIFY_SOCKET"))
+        SystemdNotifier(socketPath: ProcessEnvironment.value("NOTIFY_SOCKET"))
     }
 
     /// Sends e.g. `READY=1`, `RELOADING=1`, `STOPPING=1` or `WATCHDOG=1`
@@ -61,11 +61,7 @@ public struct SystemdNotifier: Sendable {
     }
 
     public static func watchdogIntervalFromEnvironment() -> Duration? {
-        watchdogInterval(usec: environmentValue("WATCHDOG_USEC"), pid: environmentValue("WATCHDOG_PID"), ownPID: getpid())
-    }
-
-    private static func environmentValue(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        return String(cString: value)
+        watchdogInterval(
+            usec: ProcessEnvironment.value("WATCHDOG_USEC"), pid: ProcessEnvironment.value("WATCHDOG_PID"), ownPID: getpid())
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import GridlockCore
 import GridlockDaemon
 import GridlockInput
@@ -10,27 +9,28 @@ let benchCommand = Command(
     usage: """
         Usage: gridlock bench [--json] [--startup-runs N]
 
-        Renders the scene of shared/bench-scene.md ("pattern-lock frame": a finger dragged
-        through nodes 1-2-3-6-9 in 240 moves, one frame each) at 800x480, 1280x800 and
-        1920x1080, once redrawing the whole canvas every frame and once redrawing only the
-        damaged area, and prints total, p50 and p99 per-frame times. The product's default
-        look is the benchmark look, so there is one row per size.
+        Renders the benchmark scene ("pattern-lock frame": a finger dragged through nodes
+        1-2-3-6-9 of a 3x3 grid in 240 moves, one frame each; docs/performance.md describes
+        it) at 800x480, 1280x800 and 1920x1080, once redrawing the whole canvas every frame
+        and once redrawing only the damaged area, and prints total, p50 and p99 per-frame
+        times. The product's default look is the benchmark look, so there is one row per size.
 
-        Then starts gridlockd --bench-startup N times (default 5) at 1920x1080 with no
-        display and reports the median time from spawn to first frame and its peak RSS.
+        Then starts gridlockd --bench-startup N times (1 to 100, default 5) at 1920x1080
+        with no display and reports the median time from spawn to first frame and its
+        peak RSS.
 
         Build in release mode first (make release); debug builds are many times slower.
         """
 ) { arguments in
     let json = arguments.flag("--json")
-    let runs = Int(try arguments.option("--startup-runs") ?? "5") ?? 5
+    let runs = try arguments.integer("--startup-runs", in: 1...100) ?? 5
     try arguments.finish()
 
     var results: [BenchRunner.SizeResult] = []
     for size in BenchScene.sizes {
         results.append(try BenchRunner.measure(size: size))
     }
-    let startup = try measureStartup(runs: max(1, runs), size: BenchScene.sizes[2])
+    let startup = try measureStartup(runs: runs, size: BenchScene.sizes[2])
 
     if json {
         for r in results {
@@ -73,13 +73,13 @@ let benchCommand = Command(
 
 /// Spawns gridlockd --bench-startup with a headless config and reads what it prints.
 func measureStartup(runs: Int, size: Size) throws -> (milliseconds: Double, peakKiB: Int) {
-    let directory = "/tmp/gridlock-bench-\(getpid())"
+    let directory = "/tmp/gridlock-bench-\(ProcessIdentity.processID)"
     try Directory.create(directory)
     defer { Directory.removeTree(directory) }
 
     // A recording with a touchscreen's description and no events: the replay backend then
     // costs what opening a device costs, and no touch arrives before the first frame.
-    var device = DeviceDescription(name: "bench touchscreen", id: DeviceID(bustype: 3, vendor: 0, product: 0, version: 0))
+    var device = DeviceDescription(name: "bench touchscreen", id: DeviceID(bustype: InputCodes.BUS_USB, vendor: 0, product: 0, version: 0))
     device.properties.insert(InputCodes.INPUT_PROP_DIRECT)
     for code in [InputCodes.ABS_MT_SLOT, InputCodes.ABS_MT_POSITION_X, InputCodes.ABS_MT_POSITION_Y, InputCodes.ABS_MT_TRACKING_ID, InputCodes.ABS_X, InputCodes.ABS_Y] {
         device.enable(type: InputCodes.EV_ABS, code: code)
@@ -132,10 +132,7 @@ func measureStartup(runs: Int, size: Size) throws -> (milliseconds: Double, peak
 
 /// A program installed beside this one (gridlockd next to gridlock).
 func siblingExecutable(_ name: String) -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else { return name }
-    let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard let path = try? PathLookup.resolve("/proc/self/exe") else { return name }
     let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
     return "\(folder)/\(name)"
 }

@@ -17,12 +17,13 @@ let calibrateCommand = Command(
         [touch] calibration= (a [touch] change takes effect when gridlockd restarts).
         Stop gridlockd first: it holds the panel.
 
-          --timeout S   give up when a cross is not tapped within S seconds (default 60)
+          --timeout S   give up when a cross is not tapped within S seconds
+                        (1 to 3600, default 60)
           --dry-run     print the result, write nothing
         """
 ) { arguments in
     let configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
-    let timeout = Int(try arguments.option("--timeout") ?? "60") ?? 60
+    let timeout = try arguments.integer("--timeout", in: 1...3600) ?? 60
     let dryRun = arguments.flag("--dry-run")
     try arguments.finish()
     let config = try ConfigLoader.load(path: configPath).config
@@ -31,7 +32,7 @@ let calibrateCommand = Command(
         throw CommandError("gridlockd (pid \(running.map(String.init).joined(separator: ", "))) holds the panel; stop it first (systemctl stop gridlockd)")
     }
     let session = try CalibrationSession(config: config)
-    switch session.run(timeout: .seconds(max(1, timeout))) {
+    switch session.run(timeout: .seconds(timeout)) {
     case .interrupted:
         throw CommandError("interrupted; nothing written")
     case .timedOut:

@@ -21,24 +21,20 @@ let enrollCommand = Command(
         sends SIGHUP to a running gridlockd.
 
           --exec ARGV       the unlock action of this pattern (systemd-style quoting)
-          --timeout S       give up on the panel after S seconds (default 120)
+          --timeout S       give up on the panel after S seconds (1 to 3600, default 120)
         """
 ) { arguments in
     guard let name = try arguments.option("--name") else {
         throw UsageError("--name NAME is required", command: arguments.command)
     }
-    let exec = try arguments.option("--exec")
+    let exec = try arguments.option("--exec") { text throws(ArgvError) in _ = try ArgvSplitter.split(text) }
     let configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
-    let timeout = try arguments.option("--timeout").map { text in
-        guard let seconds = Int(text), seconds > 0 else { throw UsageError("--timeout takes whole seconds", command: "gridlock enroll") }
-        return seconds
-    } ?? 120
+    let timeout = try arguments.integer("--timeout", in: 1...3600) ?? 120
     let fromStdin = arguments.flag("--pattern-stdin")
     try arguments.finish()
     guard Enrollment.isValidName(name) else {
-        throw UsageError("pattern names are 1 to 64 of A-Z a-z 0-9 _ . -", command: arguments.command)
+        throw UsageError(option: "--name", value: name, expected: "1 to 64 of A-Z a-z 0-9 _ . -", command: arguments.command)
     }
-    if let exec { _ = try ArgvSplitter.split(exec) }
     let loaded = try ConfigLoader.load(path: configPath)
     let config = loaded.config
 

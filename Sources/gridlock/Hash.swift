@@ -1,4 +1,3 @@
-import Glibc
 import GridlockCore
 import GridlockDaemon
 import LinuxSys
@@ -17,35 +16,44 @@ let hashCommand = Command(
 
         The hashed message is ROWSxCOLUMNS:PATTERN (e.g. 3x3:1-2-3-6-9), so any libsodium
         binding can make compatible hashes. The grid shape and the argon2 cost come from
-        --config ([grid] rows/columns, [security] argon2-ops/argon2-mem) or the defaults.
+        --config ([grid] rows/columns, [security] argon2-ops/argon2-mem) or the defaults;
+        --rows and --columns override the shape.
 
-        --benchmark   also print how long one verification takes on this machine with
-                      these settings (what each attempt on the panel costs).
+        --rows N, --columns N   the grid shape, 2 to 8 each; one given alone keeps the
+                                other from --config (or 3)
+        --benchmark             also print how long one verification takes on this
+                                machine with these settings (what each attempt on the
+                                panel costs)
         """
 ) { arguments in
     let name = try arguments.option("--name") ?? "main"
     let patternText = try arguments.option("--pattern")
     let configPath = try arguments.option("--config")
-    let rows = try arguments.option("--rows")
-    let columns = try arguments.option("--columns")
-    let exec = try arguments.option("--exec")
+    let rows = try arguments.integer("--rows", in: GridShape.allowedDimensions)
+    let columns = try arguments.integer("--columns", in: GridShape.allowedDimensions)
+    let exec = try arguments.option("--exec") { text throws(ArgvError) in _ = try ArgvSplitter.split(text) }
     let benchmark = arguments.flag("--benchmark")
     try arguments.finish()
 
     var config = GridlockConfig()
     if let configPath { config = try ConfigLoader.load(path: configPath).config }
     if rows != nil || columns != nil {
-        guard let r = Int(rows ?? "3"), let c = Int(columns ?? "3") else {
-            throw UsageError("--rows and --columns take whole numbers", command: "gridlock hash")
-        }
-        config.grid.shape = try GridShape(rows: r, columns: c)
+        config.grid.shape = try GridShape(rows: rows ?? config.grid.shape.rows, columns: columns ?? config.grid.shape.columns)
     }
-    if let exec { _ = try ArgvSplitter.split(exec) }
 
-    guard let text = patternText ?? readLine(strippingNewline: true) else {
-        throw UsageError("no pattern: give --pattern or write it on standard input", command: "gridlock hash")
+    let pattern: Pattern
+    if let patternText {
+        do {
+            pattern = try Pattern(text: patternText, shape: config.grid.shape)
+        } catch {
+            throw UsageError(option: "--pattern", refusedBecause: error, command: arguments.command)
+        }
+    } else {
+        guard let line = readLine(strippingNewline: true) else {
+            throw UsageError("no pattern: give --pattern or write it on standard input", command: arguments.command)
+        }
+        pattern = try Pattern(text: line, shape: config.grid.shape)
     }
-    let pattern = try Pattern(text: text, shape: config.grid.shape)
     if pattern.count < config.grid.minNodes {
         printError("warning: \(pattern.count) nodes is fewer than min-nodes=\(config.grid.minNodes); the panel will refuse it as too short")
     }

@@ -1,4 +1,3 @@
-import Glibc
 import GridlockCore
 import GridlockDaemon
 import GridlockInput
@@ -17,22 +16,15 @@ let recordCommand = Command(
 
           --device PATH       the device node or a by-path/by-id link; default: the one
                               [touch] device=auto would choose (see gridlock devices)
-          --duration SECONDS  stop after this long
+          --duration SECONDS  stop after this long (0.001 to 86400; fractions allowed)
 
         gridlockd grabs its device: stop it first (systemctl stop gridlockd), or
         nothing reaches the recording.
         """
 ) { arguments in
     let devicePath = try arguments.option("--device")
-    let durationText = try arguments.option("--duration")
+    let duration = try arguments.seconds("--duration", in: 0.001...86_400)
     let out = try arguments.positionals(count: 1...1, names: "OUT.evemu")[0]
-    var duration: Duration?
-    if let durationText {
-        guard let seconds = Double(durationText), seconds > 0, seconds.isFinite else {
-            throw UsageError("--duration takes a positive number of seconds", command: arguments.command)
-        }
-        duration = .nanoseconds(Int64(seconds * 1e9))
-    }
 
     let path: String
     if let devicePath {
@@ -52,7 +44,7 @@ let recordCommand = Command(
     if recorder.grabbedElsewhere {
         printError("warning: another process holds \(path) (EVIOCGRAB): no events will arrive; stop gridlockd first (find the holder with `fuser -v \(path)`)")
     }
-    let output = try FileDescriptor.open(out, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+    let output = try FileDescriptor.open(out, [.writeOnly, .create, .truncate], mode: 0o644)
     defer { output.close() }
     printError("recording \(path) \"\(recorder.device.description.name)\" to \(out); Ctrl-C stops")
     let summary = try recorder.record(to: output, duration: duration)

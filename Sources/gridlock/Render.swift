@@ -26,19 +26,28 @@ let renderCommand = Command(
 
     let config = try configPath.map { try ConfigLoader.load(path: $0).config } ?? GridlockConfig()
     guard let state = PreviewState(rawValue: stateText) else {
-        throw UsageError("unknown state '\(stateText)'; use one of \(PreviewState.allCases.map(\.rawValue).joined(separator: ", "))", command: arguments.command)
+        throw UsageError(
+            option: "--state", value: stateText,
+            expected: "one of " + PreviewState.allCases.map(\.rawValue).joined(separator: ", "), command: arguments.command)
     }
     var frame: Size
     if let sizeText {
         guard let size = parsePixelSize(sizeText) else {
-            throw UsageError("--size takes WxH, e.g. 800x480", command: arguments.command)
+            throw UsageError(option: "--size", value: sizeText, expected: "WxH from 1x1 to 16384x16384 (e.g. 800x480)", command: arguments.command)
         }
         frame = size
     } else {
         let physical = Size(width: Double(config.display.size.width), height: Double(config.display.size.height))
         frame = config.display.rotation.logicalSize(physical: physical)
     }
-    let nodes = try patternText.map { try Pattern(text: $0, shape: config.grid.shape).nodes } ?? []
+    var nodes: [Int] = []
+    if let patternText {
+        do {
+            nodes = try Pattern(text: patternText, shape: config.grid.shape).nodes
+        } catch {
+            throw UsageError(option: "--pattern", refusedBecause: error, command: arguments.command)
+        }
+    }
     let scene = Scene.preview(state, nodes: nodes, layout: config.gridLayout(frame: frame), settings: config.lockSettings)
     let renderer = try SceneRenderer(size: frame, theme: config.theme)
     renderer.render(scene, damage: nil)

@@ -1,4 +1,3 @@
-import Glibc
 import GridlockCore
 import GridlockDaemon
 import LinuxSys
@@ -22,7 +21,7 @@ let resetLockoutCommand = Command(
     let config = try ConfigLoader.load(path: configPath).config
     let path = config.lockout.stateFile
     try AttemptStore.save(.clean, to: path)
-    let sudoUser = getenv("SUDO_USER").map { String(cString: $0) }
+    let sudoUser = ProcessEnvironment.value("SUDO_USER")
     let who = "uid \(ProcessIdentity.realUser)" + (sudoUser.map { " (sudo by \($0))" } ?? "")
     Journal.log(.notice, "gridlock reset-lockout: failure count in \(path) cleared by \(who)")
     let daemons = ProcessTable.processes(named: "gridlockd")

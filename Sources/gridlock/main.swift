@@ -1,4 +1,3 @@
-import Glibc
 import GridlockDaemon
 import LinuxSys
 
@@ -60,7 +59,7 @@ func main() -> Int32 {
 func printError(_ message: String) {
     var text = message
     if !text.hasSuffix("\n") { text += "\n" }
-    _ = Array(text.utf8).withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    try? FileDescriptor.standardError.writeAll(Array(text.utf8))
 }
 
-exit(main())
+exitProcess(main())

@@ -1,4 +1,3 @@
-import Glibc
 import GridlockDaemon
 import LinuxSys
 
@@ -60,4 +59,4 @@ func main() -> Int32 {
     }
 }
 
-exit(main())
+exitProcess(main())

@@ -135,7 +135,7 @@ final class EvdevTouchSourceTests {
     /// A device node appears: the fake knows it, and a file of that name makes inotify speak.
     func plug(_ name: String, _ fixture: String) throws {
         environment.nodes["\(directory)/\(name)"] = try deviceFixture(fixture)
-        let fd = try FileDescriptor.open("\(directory)/\(name)", O_CREAT | O_WRONLY)
+        let fd = try FileDescriptor.open("\(directory)/\(name)", [.create, .writeOnly])
         fd.close()
     }
 
@@ -185,7 +185,7 @@ final class EvdevTouchSourceTests {
         #expect(logs.contains("skipped \(directory)/event0"))
 
         // A node that is not an event node changes nothing.
-        _ = try FileDescriptor.open("\(directory)/mouse0", O_CREAT | O_WRONLY).close()
+        _ = try FileDescriptor.open("\(directory)/mouse0", [.create, .writeOnly]).close()
         source.handleReadable(source.descriptors[0], now: .ns(2_000)) { _, _ in }
         #expect(source.nextDeadline == nil)
 
@@ -360,7 +360,7 @@ final class EvdevTouchSourceTests {
         source.handleDeadline(now: due) { _, _ in }
         // Now the directory itself is watched: a node created in it is noticed.
         environment.nodes["\(input)/event0"] = try deviceFixture("ft5406-multitouch")
-        _ = try FileDescriptor.open("\(input)/event0", O_CREAT | O_WRONLY).close()
+        _ = try FileDescriptor.open("\(input)/event0", [.create, .writeOnly]).close()
         source.handleReadable(source.descriptors[0], now: .ns(100_000_000)) { _, _ in }
         let next = try #require(source.nextDeadline)
         source.handleDeadline(now: next) { _, _ in }

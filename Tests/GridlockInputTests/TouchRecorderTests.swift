@@ -71,5 +71,5 @@ func removeScratch(_ path: String) {
 }
 
 func touchFile(_ path: String) throws {
-    try FileDescriptor.open(path, O_CREAT | O_WRONLY).close()
+    try FileDescriptor.open(path, [.create, .writeOnly]).close()
 }

@@ -65,4 +65,12 @@ import Testing
         #expect(error?.errno == Errno(rawValue: EISDIR))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["occupied"])
     }
+
+    @Test func readingAMissingFileIsNilButItsContentsAreAnError() throws {
+        let path = "/nonexistent/gridlock/attempts"
+        #expect(try AtomicFile.read(path) == nil)
+        #expect(throws: SystemCallError(operation: "open", path: path, errno: .noSuchFile)) {
+            _ = try AtomicFile.contents(of: path)
+        }
+    }
 }

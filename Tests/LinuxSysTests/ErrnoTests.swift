@@ -22,13 +22,29 @@ import Testing
 
     @Test func failedOpenCarriesPathAndErrno() {
         #expect(throws: SystemCallError(operation: "open", path: "/nonexistent/gridlock", errno: .noSuchFile)) {
-            _ = try FileDescriptor.open("/nonexistent/gridlock", O_RDONLY)
+            _ = try FileDescriptor.open("/nonexistent/gridlock", .readOnly)
         }
     }
 
     @Test func openedDescriptorIsCloseOnExec() throws {
-        let fd = try FileDescriptor.open("/dev/null", O_RDONLY)
+        let fd = try FileDescriptor.open("/dev/null", .readOnly)
         defer { fd.close() }
         #expect(fcntl(fd.rawValue, F_GETFD) & FD_CLOEXEC != 0)
+    }
+
+    @Test func errnoLeftBehindByACallIsReportedAndNoneIsNil() {
+        let failed = Errno.leftBehind { access("/nonexistent/gridlock", R_OK) }
+        #expect(failed.result == -1)
+        #expect(failed.errno == .noSuchFile)
+        #expect(Errno.leftBehind { 7 }.errno == nil)
+    }
+
+    @Test func readabilityCheckSaysWhyNot() {
+        #expect(PathLookup.checkReadable("/dev/null") == nil)
+        #expect(PathLookup.checkReadable("/nonexistent/gridlock") == .noSuchFile)
+    }
+
+    @Test func operationNotSupportedHasItsName() {
+        #expect(Errno.notSupported.name == "EOPNOTSUPP")
     }
 }

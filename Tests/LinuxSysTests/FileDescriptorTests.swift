@@ -52,4 +52,38 @@ import Testing
         }
         #expect(received == payload)
     }
+
+    @Test func waitUntilReadableTimesOutOnAnEmptyPipeAndReturnsOnceDataIsThere() throws {
+        let (readEnd, writeEnd) = try FileDescriptor.pipe()
+        defer { readEnd.close(); writeEnd.close() }
+        #expect(!readEnd.waitUntilReadable(milliseconds: 10))
+        try writeEnd.writeAll([1])
+        #expect(readEnd.waitUntilReadable(milliseconds: 1000))
+    }
+
+    @Test func exclusiveCreateRefusesAnExistingFileNamingIt() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let path = "\(directory)/once"
+        try FileDescriptor.open(path, [.writeOnly, .create, .exclusive], mode: 0o600).close()
+        #expect(throws: SystemCallError(operation: "open", path: path, errno: .exists)) {
+            try FileDescriptor.open(path, [.writeOnly, .create, .exclusive]).close()
+        }
+        #expect(try FileStatus(path: path).permissions == 0o600)
+        #expect(try FileStatus(path: directory).isDirectory)
+        #expect(try !FileStatus(path: path).isDirectory)
+    }
+
+    @Test func sharedMappingOfAFileWritesThroughToIt() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let path = "\(directory)/mapped"
+        try AtomicFile.write([0, 0, 0, 0], to: path, mode: 0o600)
+        let file = try FileDescriptor.open(path, .readWrite)
+        defer { file.close() }
+        let memory = try MappedMemory.mapShared(file, offset: 0, count: 4)
+        memory.base.storeBytes(of: 0x2A, toByteOffset: 2, as: UInt8.self)
+        memory.unmap()
+        #expect(try AtomicFile.contents(of: path) == [0, 0, 0x2A, 0])
+    }
 }

@@ -10,7 +10,7 @@ import Testing
         try inotify.watch(directory: directory)
         #expect(try inotify.readEvents().isEmpty)
 
-        let fd = try FileDescriptor.open("\(directory)/event7", O_CREAT | O_WRONLY)
+        let fd = try FileDescriptor.open("\(directory)/event7", [.create, .writeOnly])
         fd.close()
         unlink("\(directory)/event7")
 

@@ -1,8 +1,8 @@
 import GridlockCore
 
-/// The workload of `shared/bench-scene.md`, "pattern-lock frame": a finger dragged from
-/// node 1 through 2, 3, 6 and 9 as 240 evenly spaced moves, one frame per move; a node is
-/// selected when the finger comes within the ring radius r = 0.12 cell of its centre.
+/// The benchmark scene, "pattern-lock frame" (described in docs/performance.md): a finger
+/// dragged from node 1 through 2, 3, 6 and 9 as 240 evenly spaced moves, one frame per move;
+/// a node is selected when the finger comes within the ring radius r = 0.12 cell of its centre.
 public enum BenchScene {
     public static let moves = 240
     public static let sizes = [Size(width: 800, height: 480), Size(width: 1280, height: 800), Size(width: 1920, height: 1080)]

@@ -31,6 +31,49 @@ public struct Arguments {
         return value
     }
 
+    /// Removes `--name VALUE` and hands VALUE to `check`; what `check` throws becomes a usage
+    /// error naming the option. nil when the option is absent.
+    public mutating func option<CheckError: Error>(
+        _ name: String, checkedBy check: (String) throws(CheckError) -> Void
+    ) throws(UsageError) -> String? {
+        guard let text = try option(name) else { return nil }
+        do {
+            try check(text)
+        } catch {
+            throw UsageError(option: name, refusedBecause: error, command: command)
+        }
+        return text
+    }
+
+    /// Removes `--name N` and reads N as a whole number in `range`; nil when the option is absent.
+    public mutating func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = try option(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError(
+                option: name, value: text, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)",
+                command: command)
+        }
+        return value
+    }
+
+    /// Removes `--name SECONDS` and reads it as a duration; fractions are allowed (`0.5`), and
+    /// it must lie in `range`. nil when the option is absent.
+    public mutating func seconds(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Duration? {
+        guard let text = try option(name) else { return nil }
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw UsageError(
+                option: name, value: text,
+                expected: "a number of seconds from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))",
+                command: command)
+        }
+        return .nanoseconds(Int64((value * 1e9).rounded()))
+    }
+
+    /// `60`, not `60.0`; `0.001` as it is.
+    private static func plain(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
+    }
+
     /// Removes `--name` and says whether it was there.
     public mutating func flag(_ name: String) -> Bool {
         var found = false
@@ -67,13 +110,25 @@ public struct Arguments {
 }
 
 /// A mistake on the command line: printed with a pointer to `--help`, exit status 64 (EX_USAGE).
-public struct UsageError: Error, CustomStringConvertible {
+public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
     public let message: String
     public let command: String
 
     public init(_ message: String, command: String) {
         self.message = message
         self.command = command
+    }
+
+    /// An option's value that is not of the kind it takes, worded as config diagnostics are:
+    /// `--timeout: expected a whole number from 1 to 3600, got 'abc'`.
+    public init(option: String, value: String, expected: String, command: String) {
+        self.init("\(option): expected \(expected), got '\(value)'", command: command)
+    }
+
+    /// An option's value its parser refused, with the parser's reason. The value itself is
+    /// left out: it may be a pattern, which is not echoed anywhere.
+    public init(option: String, refusedBecause reason: some Error, command: String) {
+        self.init("\(option): \(reason)", command: command)
     }
 
     public var description: String { "\(command): \(message)\nTry '\(command) --help'." }

@@ -1,3 +1,5 @@
+import LinuxSys
+
 /// A configuration that passed every check, and the files it was made from (for logs and
 /// `gridlock check-config`).
 public struct LoadedConfig: Hashable, Sendable {
@@ -46,13 +48,13 @@ public enum ConfigLoader {
         var files = [path]
         var extraDiagnostics: [ConfigDiagnostic] = []
         let directory = ConfigPaths.dropInDirectory(of: path)
-        switch FileSystem.dropInNames(in: directory) {
-        case .success(let names): files += (names ?? []).map { directory + "/" + $0 }
-        case .failure(let problem):
-            extraDiagnostics.append(ConfigDiagnostic(file: directory, line: 0, message: "cannot list drop-ins: \(problem.text)"))
+        do {
+            files += (try ConfigPaths.dropInNames(in: directory) ?? []).map { directory + "/" + $0 }
+        } catch {
+            extraDiagnostics.append(ConfigDiagnostic(file: directory, line: 0, message: "cannot list drop-ins: \(error.errno.text)"))
         }
 
-        let cwd = FileSystem.currentDirectory() ?? "/"
+        let cwd = Directory.current() ?? "/"
         var assembler = ConfigAssembler(currentDirectory: cwd)
         for file in files { assembler.add(IniReader.read(path: file)) }
         let config = assembler.finish()

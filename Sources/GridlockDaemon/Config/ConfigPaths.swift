@@ -1,3 +1,5 @@
+import LinuxSys
+
 /// The rule for paths inside config files: relative to the folder of the file that holds them,
 /// so a drop-in shipped with its own font works wherever it is installed. Results are absolute,
 /// because the daemon may change directory later.
@@ -33,6 +35,22 @@ enum ConfigPaths {
     }
 
     static func dropInDirectory(of mainFile: String) -> String { mainFile + ".d" }
+
+    /// Names in `directory` ending in `.conf`, hidden files and directories left out, in byte order;
+    /// nil when the directory does not exist (drop-ins are optional).
+    static func dropInNames(in directory: String) throws(SystemCallError) -> [String]? {
+        let entries: [String]
+        do {
+            entries = try Directory.entries(directory)
+        } catch where error.errno == .noSuchFile {
+            return nil
+        }
+        let names = entries.filter { name in
+            name.hasSuffix(".conf") && !name.hasPrefix(".")
+                && (try? FileStatus(path: directory + "/" + name))?.isDirectory != true
+        }
+        return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
 
     private static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name

@@ -113,7 +113,7 @@ enum ConfigValues {
     /// Checked when the config is loaded, so a typo shows in `check-config`, not as a blank screen.
     static func fontFile(_ text: String, _ source: ValueSource) throws(ValueProblem) -> String {
         let font = try path(text, source)
-        if let problem = FileSystem.checkReadable(font) { throw ValueProblem("cannot open '\(font)': \(problem.text)") }
+        if let problem = PathLookup.checkReadable(font) { throw ValueProblem("cannot open '\(font)': \(problem.text)") }
         return font
     }
 

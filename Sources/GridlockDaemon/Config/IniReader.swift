@@ -1,5 +1,4 @@
 import CInih
-import Glibc
 import LinuxSys
 
 /// One `key=value` line.
@@ -24,8 +23,7 @@ struct IniFile: Sendable {
     var diagnostics: [ConfigDiagnostic] = []
 }
 
-/// The adapter around libinih and the few file-system calls config loading needs:
-/// the only code of the config loader that talks to C.
+/// The adapter around libinih: the only code of the config loader that talks to C.
 ///
 /// libinih (Debian's build) passes no line numbers to the handler and reads lines into a
 /// 200-byte stack buffer, splitting longer ones silently. So the file is read here, handed to
@@ -36,10 +34,10 @@ enum IniReader {
     static func read(path: String) -> IniFile {
         var file = IniFile(path: path)
         let bytes: [UInt8]
-        switch FileSystem.contents(of: path) {
-        case .success(let b): bytes = b
-        case .failure(let problem):
-            file.diagnostics.append(ConfigDiagnostic(file: path, line: 0, message: "cannot read: \(problem.text)"))
+        do {
+            bytes = try AtomicFile.contents(of: path)
+        } catch {
+            file.diagnostics.append(ConfigDiagnostic(file: path, line: 0, message: "cannot read: \(error.errno.text)"))
             return file
         }
         let lines = splitLines(bytes)
@@ -192,67 +190,5 @@ enum IniReader {
         while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
         while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
         return slice
-    }
-}
-
-/// An errno, kept as the words strerror gives ("Permission denied"), which is what the person needs.
-struct SystemProblem: Error, Hashable, Sendable {
-    var errno: Int32
-    var text: String
-
-    init(errno: Int32) {
-        self.errno = errno
-        text = String(cString: strerror(errno))
-    }
-}
-
-/// The file-system questions the loader asks, answered with Glibc.
-enum FileSystem {
-    static func contents(of path: String) -> Result<[UInt8], SystemProblem> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(SystemProblem(errno: errno)) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(SystemProblem(errno: errno))
-            }
-            if count == 0 { return .success(bytes) }
-            bytes.append(contentsOf: chunk[..<count])
-        }
-    }
-
-    /// Names in `directory` ending in `.conf`, hidden files and directories left out, in byte order;
-    /// nil when the directory does not exist (drop-ins are optional).
-    static func dropInNames(in directory: String) -> Result<[String]?, SystemProblem> {
-        let entries: [String]
-        do {
-            entries = try Directory.entries(directory)
-        } catch {
-            return error.errno == .noSuchFile ? .success(nil) : .failure(SystemProblem(errno: error.errno.rawValue))
-        }
-        let names = entries.filter { name in
-            name.hasSuffix(".conf") && !name.hasPrefix(".") && !isDirectory(directory + "/" + name)
-        }
-        return .success(names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
-    }
-
-    /// Whether `path` can be opened for reading, and why not.
-    static func checkReadable(_ path: String) -> SystemProblem? {
-        access(path, R_OK) == 0 ? nil : SystemProblem(errno: errno)
-    }
-
-    static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    static func currentDirectory() -> String? {
-        guard let cwd = getcwd(nil, 0) else { return nil }
-        defer { free(cwd) }
-        return String(cString: cwd)
     }
 }

@@ -1,4 +1,3 @@
-import Glibc  // for mode_t only; LinuxSys makes the calls
 import GridlockCore
 import LinuxSys
 
@@ -15,7 +14,7 @@ public enum AttemptLoad: Hashable, Sendable {
 /// Persists `AttemptState` across restarts and power cuts: each save atomically
 /// replaces the whole file (mode 0600), so a reader sees the old or the new state.
 public enum AttemptStore {
-    public static let fileMode: mode_t = 0o600
+    public static let fileMode: FileMode = 0o600
 
     public static func load(from path: String) -> AttemptLoad {
         let bytes: [UInt8]?

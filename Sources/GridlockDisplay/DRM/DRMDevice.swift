@@ -1,5 +1,4 @@
 import CDRM
-import Glibc
 import GridlockCore
 import LinuxSys
 
@@ -95,7 +94,7 @@ final class DRMDevice: KMSDevice {
     init(path: String) throws(DRMError) {
         let fd: FileDescriptor
         do {
-            fd = try FileDescriptor.open(path, O_RDWR | O_NONBLOCK)
+            fd = try FileDescriptor.open(path, [.readWrite, .nonBlocking])
         } catch {
             throw .system(path: path, operation: "open", errno: error.errno)
         }
@@ -281,20 +280,21 @@ final class DRMDevice: KMSDevice {
             throw error
         }
         let size = Int(create.size)
-        guard let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(map.offset)),
-              address != MAP_FAILED else {
-            let error = Errno.current
+        let memory: MappedMemory
+        do {
+            memory = try MappedMemory.mapShared(fileDescriptor, offset: map.offset, count: size)
+        } catch {
             drmModeRmFB(fd, framebuffer)
             destroyDumb(handle)
-            throw .system(path: path, operation: "mmap a \(size)-byte dumb buffer", errno: error)
+            throw .system(path: path, operation: "mmap a \(size)-byte dumb buffer", errno: error.errno)
         }
         return DumbBuffer(
             handle: handle, framebufferID: framebuffer, width: width, height: height, stride: Int(create.pitch),
-            size: size, pixels: address)
+            size: size, pixels: memory.base)
     }
 
     func destroy(_ buffer: DumbBuffer) {
-        munmap(buffer.pixels, buffer.size)
+        MappedMemory(base: buffer.pixels, count: buffer.size).unmap()
         drmModeRmFB(fd, buffer.framebufferID)
         destroyDumb(buffer.handle)
     }
@@ -341,8 +341,7 @@ final class DRMDevice: KMSDevice {
     /// Blocks up to `milliseconds` for the DRM fd to become readable (only on exit, to let
     /// a pending flip land before restoring the old CRTC).
     func waitForEvent(milliseconds: Int32) -> Bool {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return retryingOnInterrupt { poll(&entry, 1, milliseconds) } > 0
+        fileDescriptor.waitUntilReadable(milliseconds: milliseconds)
     }
 
     /// Tells drivers that need it (virtual and USB displays) which rectangles of the

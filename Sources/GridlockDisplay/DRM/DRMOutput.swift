@@ -286,7 +286,7 @@ public final class DRMOutput: DisplayOutput {
 
     private static func meansNoFlips(_ errno: Errno?) -> Bool {
         guard let errno else { return false }
-        return errno == .invalidArgument || errno == .notImplemented || errno.rawValue == 95 /* EOPNOTSUPP */
+        return errno == .invalidArgument || errno == .notImplemented || errno == .notSupported
     }
 
     /// Lets a flip in flight land (at most half a second) so the CRTC is idle before
@@ -360,9 +360,9 @@ public final class DRMOutput: DisplayOutput {
             }
             return
         }
-        // DRM_MODE_DPMS_OFF = 3, DRM_MODE_DPMS_ON = 0.
+        let level = blanked ? DRMModeConstants.DRM_MODE_DPMS_OFF : DRMModeConstants.DRM_MODE_DPMS_ON
         do {
-            try device.setConnectorProperty(display.selection.connector.id, property: property, value: blanked ? 3 : 0, name: "DPMS")
+            try device.setConnectorProperty(display.selection.connector.id, property: property, value: level, name: "DPMS")
         } catch {
             Journal.log(.error, "display: \(error)")
         }

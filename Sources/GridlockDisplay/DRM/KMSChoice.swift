@@ -43,7 +43,7 @@ public enum KMSChoice {
     /// nothing reports connected) in unknown state with modes. Writeback connectors are
     /// not displays.
     static func isUsable(_ c: KMSConnector) -> Bool {
-        c.type != KMSConnector.writebackType && !c.modes.isEmpty && c.connection != .disconnected
+        c.type != DRMModeConstants.DRM_MODE_CONNECTOR_WRITEBACK && !c.modes.isEmpty && c.connection != .disconnected
     }
 
     /// `connector=auto`: a connected internal panel (eDP, DSI, LVDS, DPI), else the first

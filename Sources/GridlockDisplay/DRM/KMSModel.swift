@@ -18,8 +18,9 @@ public struct KMSMode: Hashable, Sendable, CustomStringConvertible {
     public var type: UInt32
     public var name: String
 
+    /// DRM_MODE_TYPE_PREFERRED: the display's own preferred mode (from its EDID).
     public static let typePreferred: UInt32 = 1 << 3
-    /// Set by the kernel on a mode built from `video=` on the command line.
+    /// DRM_MODE_TYPE_USERDEF: set by the kernel on a mode built from `video=` on the command line.
     public static let typeUserDefined: UInt32 = 1 << 5
 
     public init(
@@ -115,7 +116,7 @@ public struct KMSConnector: Hashable, Sendable {
     public var name: String { "\(KMSConnector.typeName(type))-\(typeID)" }
 
     /// Built-in panels, which a kiosk means when it says "the display".
-    public var isInternalPanel: Bool { [7, 14, 16, 17].contains(type) }  // LVDS, eDP, DSI, DPI
+    public var isInternalPanel: Bool { DRMModeConstants.internalPanelConnectorTypes.contains(type) }
 
     /// The kernel's `drm_connector_enum_list` names.
     public static func typeName(_ type: UInt32) -> String {
@@ -125,8 +126,28 @@ public struct KMSConnector: Hashable, Sendable {
         ]
         return Int(type) < names.count ? names[Int(type)] : "Unknown"
     }
+}
 
-    static let writebackType: UInt32 = 18
+/// The kernel's KMS numbers that decisions here depend on, from include/uapi/drm/drm_mode.h.
+/// The kernel's spellings are kept, as in `InputCodes`, so a reader can grep for them; a
+/// test checks each against libdrm's copy of the header.
+public enum DRMModeConstants {
+    // Connector types (`KMSConnector.type`).
+    public static let DRM_MODE_CONNECTOR_LVDS: UInt32 = 7
+    public static let DRM_MODE_CONNECTOR_eDP: UInt32 = 14
+    public static let DRM_MODE_CONNECTOR_DSI: UInt32 = 16
+    public static let DRM_MODE_CONNECTOR_DPI: UInt32 = 17
+    /// Not a display: a sink that writes frames back to memory.
+    public static let DRM_MODE_CONNECTOR_WRITEBACK: UInt32 = 18
+
+    /// Connectors wired to a built-in panel.
+    public static let internalPanelConnectorTypes: Set<UInt32> = [
+        DRM_MODE_CONNECTOR_LVDS, DRM_MODE_CONNECTOR_eDP, DRM_MODE_CONNECTOR_DSI, DRM_MODE_CONNECTOR_DPI,
+    ]
+
+    // Values of a connector's "DPMS" property.
+    public static let DRM_MODE_DPMS_ON: UInt64 = 0
+    public static let DRM_MODE_DPMS_OFF: UInt64 = 3
 }
 
 public struct KMSEncoder: Hashable, Sendable {

@@ -1,5 +1,5 @@
 import CCairo
-import Glibc
+import LinuxSys
 
 /// A font file loaded once through FreeType and wrapped as a cairo font face.
 ///
@@ -55,17 +55,17 @@ private func freeTypeReason(_ error: FT_Error, path: String) -> String {
     if let text = FT_Error_String(error) {
         return "\(String(cString: text)) (\(code))"
     }
-    switch error {
-    case 0x01:
-        if access(path, R_OK) != 0 {
-            return "cannot open resource: \(String(cString: strerror(errno))) (\(code))"
+    switch Int(error) {
+    case FT_Err_Cannot_Open_Resource:
+        if let problem = PathLookup.checkReadable(path) {
+            return "cannot open resource: \(problem.text) (\(code))"
         }
         return "cannot open resource (\(code))"
-    case 0x02: return "unknown file format, not a font FreeType can read (\(code))"
-    case 0x03: return "broken file (\(code))"
-    case 0x08: return "broken table (\(code))"
-    case 0x09: return "broken offset within table (\(code))"
-    case 0x40: return "out of memory (\(code))"
+    case FT_Err_Unknown_File_Format: return "unknown file format, not a font FreeType can read (\(code))"
+    case FT_Err_Invalid_File_Format: return "broken file (\(code))"
+    case FT_Err_Invalid_Table: return "broken table (\(code))"
+    case FT_Err_Invalid_Offset: return "broken offset within table (\(code))"
+    case FT_Err_Out_Of_Memory: return "out of memory (\(code))"
     default: return code
     }
 }

@@ -1,27 +1,26 @@
 import CCairo
-import Glibc
+import LinuxSys
 
 /// Shadow buffers as PNG files, for tests, the demo and screenshots.
 public enum PNGFile {
     public static func write(_ buffer: ShadowBuffer, to path: String) throws(RenderError) {
         cairo_surface_flush(buffer.surface)
-        errno = 0
-        let status = cairo_surface_write_to_png(buffer.surface, path)
+        let (status, systemError) = Errno.leftBehind { cairo_surface_write_to_png(buffer.surface, path) }
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw .pngUnwritable(path: path, reason: reason(status, systemError: errno))
+            throw .pngUnwritable(path: path, reason: reason(status, systemError: systemError))
         }
     }
 
     /// Any PNG cairo can read; transparency is dropped, as the screen has none.
     public static func read(_ path: String) throws(RenderError) -> ShadowBuffer {
-        errno = 0
-        guard let image = cairo_image_surface_create_from_png(path) else {
+        let (created, systemError) = Errno.leftBehind { cairo_image_surface_create_from_png(path) }
+        guard let image = created else {
             throw .pngUnreadable(path: path, reason: "no surface")
         }
         defer { cairo_surface_destroy(image) }
         let status = cairo_surface_status(image)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw .pngUnreadable(path: path, reason: reason(status, systemError: errno))
+            throw .pngUnreadable(path: path, reason: reason(status, systemError: systemError))
         }
         let buffer = try ShadowBuffer(
             width: Int(cairo_image_surface_get_width(image)), height: Int(cairo_image_surface_get_height(image)))
@@ -41,12 +40,12 @@ public enum PNGFile {
 
     /// cairo's status says "file not found" or "error while writing"; errno, when the
     /// failure came from opening the file, says which directory or permission was wrong.
-    private static func reason(_ status: cairo_status_t, systemError: Int32) -> String {
+    private static func reason(_ status: cairo_status_t, systemError: Errno?) -> String {
         let text = describe(status)
-        guard systemError != 0,
+        guard let systemError,
               status == CAIRO_STATUS_FILE_NOT_FOUND || status == CAIRO_STATUS_WRITE_ERROR
                 || status == CAIRO_STATUS_READ_ERROR
         else { return text }
-        return "\(text) (\(String(cString: strerror(systemError))))"
+        return "\(text) (\(systemError.text))"
     }
 }

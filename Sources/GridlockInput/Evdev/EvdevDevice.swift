@@ -72,7 +72,7 @@ public final class EvdevDevice: EvdevEventSource {
             throw .notEvdev(path: path, Errno(rawValue: -status))
         }
         if monotonicClock {
-            let status = libevdev_set_clock_id(handle, CLOCK_MONOTONIC)
+            let status = libevdev_set_clock_id(handle, MonotonicClock.id)
             if status != 0 {
                 libevdev_free(handle)
                 fd.close()
