@@ -1,4 +1,5 @@
 import GridlockCore
+import LinuxSys
 
 /// Why one value was refused, said as what is allowed.
 struct ValueProblem: Error, Hashable, Sendable {
