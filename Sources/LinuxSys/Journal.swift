@@ -1,3 +1,4 @@
+import CSystemd
 import Glibc
 
 /// syslog priorities, which journald reads from a `<N>` prefix on each stderr line
@@ -13,29 +14,106 @@ public enum LogPriority: Int32, Sendable, CaseIterable {
     case debug = 7
 }
 
-/// Logging to stderr, where systemd connects the journal.
+/// What one log entry says beyond its text: a `MESSAGE_ID` naming the kind of event
+/// (`journalctl MESSAGE_ID=...`) and fields a machine can filter on (`GRIDLOCK_EVENT=attempt`).
+public struct JournalFields: Hashable, Sendable {
+    /// 32 lowercase hex digits, as `systemd-id128 new` prints them.
+    public var messageID: String?
+    /// Names of uppercase letters, digits and underscores, not starting with an underscore.
+    public var fields: [String: String]
+
+    public init(messageID: String? = nil, fields: [String: String] = [:]) {
+        self.messageID = messageID
+        self.fields = fields
+    }
+
+    public static let none = JournalFields()
+}
+
+/// Logging. Under journald (stderr is the journal stream systemd connected) each entry is
+/// sent through the native protocol with its fields; anywhere else (a terminal, a test,
+/// `gridlock` commands) it is one `<N>message` line on stderr, which journald would also
+/// read with its priority.
 public enum Journal {
-    /// One event is one journal entry: embedded newlines would otherwise split it
-    /// into several entries, the later ones without a priority.
-    public static func line(_ priority: LogPriority, _ message: String) -> [UInt8] {
-        var bytes = Array("<\(priority.rawValue)>".utf8)
-        bytes.reserveCapacity(bytes.count + message.utf8.count + 1)
-        for byte in message.utf8 {
-            switch byte {
-            case UInt8(ascii: "\n"): bytes.append(contentsOf: "\\n".utf8)
-            case UInt8(ascii: "\r"): bytes.append(contentsOf: "\\r".utf8)
-            default: bytes.append(byte)
+    /// Decided once: stderr does not change under a running program.
+    static let underJournald: Bool = {
+        var info = stat()
+        guard fstat(STDERR_FILENO, &info) == 0 else { return false }
+        return isJournalStream(ProcessEnvironment.value("JOURNAL_STREAM"), device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }()
+
+    /// systemd sets `JOURNAL_STREAM=DEVICE:INODE` for a service whose stderr is connected to
+    /// the journal; a child that redirected stderr inherits the variable, hence the check.
+    static func isJournalStream(_ variable: String?, device: UInt64, inode: UInt64) -> Bool {
+        guard let parts = variable?.split(separator: ":"), parts.count == 2,
+              let streamDevice = UInt64(parts[0]), let streamInode = UInt64(parts[1]) else { return false }
+        return streamDevice == device && streamInode == inode
+    }
+
+    /// Control characters would forge entries or reach a terminal raw (a newline in a file
+    /// name, an ESC sequence in a value): they are shown escaped, `\n`, `\r`, `\t`, `\x1b`.
+    public static func escaped(_ message: String) -> String {
+        var text = ""
+        text.reserveCapacity(message.utf8.count)
+        for scalar in message.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: text += "\\n"
+            case 0x0D: text += "\\r"
+            case 0x09: text += "\\t"
+            case 0x00..<0x20, 0x7F, 0x80..<0xA0:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\x" + (hex.count < 2 ? "0" + hex : hex)
+            default: text.unicodeScalars.append(scalar)
             }
         }
-        bytes.append(UInt8(ascii: "\n"))
-        return bytes
+        return text
+    }
+
+    /// One entry as a stderr line: `<N>`, the escaped message, a newline.
+    public static func line(_ priority: LogPriority, _ message: String) -> [UInt8] {
+        Array("<\(priority.rawValue)>\(escaped(message))\n".utf8)
+    }
+
+    /// One entry as the native protocol's `NAME=value` items, message and priority first.
+    static func entry(_ priority: LogPriority, _ message: String, _ extra: JournalFields) -> [String] {
+        var items = ["MESSAGE=\(escaped(message))", "PRIORITY=\(priority.rawValue)", "SYSLOG_IDENTIFIER=\(identifier)"]
+        if let id = extra.messageID { items.append("MESSAGE_ID=\(id)") }
+        for (name, value) in extra.fields.sorted(by: { $0.key < $1.key }) {
+            items.append("\(name)=\(escaped(value))")
+        }
+        return items
+    }
+
+    /// The program's name, as syslog and the stderr stream would have called it.
+    static let identifier: String = {
+        let path = CommandLine.arguments.first ?? "gridlock"
+        return path.split(separator: "/").last.map(String.init) ?? path
+    }()
+
+    /// Never throws: if the journal and stderr are both gone there is nowhere left to say so.
+    public static func log(_ priority: LogPriority, _ message: String, _ extra: JournalFields = .none) {
+        if underJournald, send(entry(priority, message, extra)) { return }
+        writeLine(line(priority, message))
+    }
+
+    /// sd_journal_sendv: one datagram, so entries from concurrent threads never mix.
+    private static func send(_ items: [String]) -> Bool {
+        let buffers = items.map { Array($0.utf8) }
+        var pointers: [UnsafeMutablePointer<UInt8>] = []
+        defer { pointers.forEach { $0.deallocate() } }
+        var vectors: [iovec] = []
+        for bytes in buffers {
+            let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+            pointer.initialize(from: bytes, count: bytes.count)
+            pointers.append(pointer)
+            vectors.append(iovec(iov_base: UnsafeMutableRawPointer(pointer), iov_len: bytes.count))
+        }
+        return sd_journal_sendv(&vectors, Int32(vectors.count)) == 0
     }
 
     /// A single write(2) per line so lines from concurrent threads do not interleave
-    /// (atomic on a pipe up to PIPE_BUF). Logging never throws: if stderr is gone there
-    /// is nowhere left to report that.
-    public static func log(_ priority: LogPriority, _ message: String) {
-        let bytes = line(priority, message)
+    /// (atomic on a pipe up to PIPE_BUF).
+    private static func writeLine(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { raw in
             retryingOnInterrupt { write(STDERR_FILENO, raw.baseAddress, raw.count) }
         }

@@ -153,3 +153,27 @@ final class RecordingOwner: ActionSupervisorDelegate {
         #expect(state == nil || state == "Z")
     }
 }
+
+@Suite struct JournalFieldsTests {
+    @Test("attempts, lockouts and action exits carry the documented fields; never the nodes")
+    func reportsCarryTheirFields() {
+        let accepted = LockReport.accepted(patternName: "door", nodes: 5).journalFields
+        #expect(accepted.messageID == JournalCatalog.unlock)
+        #expect(accepted.fields == [
+            "GRIDLOCK_EVENT": "attempt", "GRIDLOCK_RESULT": "accepted", "GRIDLOCK_PATTERN": "door", "GRIDLOCK_NODES": "5",
+        ])
+        let lockout = LockReport.lockout(seconds: 30, failures: 5).journalFields
+        #expect(lockout.messageID == JournalCatalog.lockout)
+        #expect(lockout.fields["GRIDLOCK_LOCKOUT_SECONDS"] == "30")
+        #expect(lockout.fields["GRIDLOCK_FAILURES"] == "5")
+        let exit = ActionReport.finished(pattern: "door", duress: false, status: .signaled(9)).journalFields
+        #expect(exit.messageID == JournalCatalog.actionExit)
+        #expect(exit.fields == ["GRIDLOCK_EVENT": "action", "GRIDLOCK_PATTERN": "door", "GRIDLOCK_ACTION_STATUS": "137"])
+        let ids = [JournalCatalog.start, JournalCatalog.stop, JournalCatalog.attempt, JournalCatalog.unlock,
+                   JournalCatalog.lockout, JournalCatalog.lockoutEnded, JournalCatalog.strokeCancelled,
+                   JournalCatalog.enrollment, JournalCatalog.duress, JournalCatalog.actionExit, JournalCatalog.action,
+                   JournalCatalog.touchDevice, JournalCatalog.display]
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) && $0 == $0.lowercased() })
+    }
+}

@@ -1,4 +1,4 @@
-import LinuxSys
+@testable import LinuxSys
 import Testing
 
 @Suite struct JournalTests {
@@ -17,5 +17,36 @@ import Testing
     @Test func prioritiesMatchSyslog() {
         #expect(LogPriority.allCases.map(\.rawValue) == Array(0...7))
         #expect(LogPriority.info.rawValue == 6)
+    }
+
+    @Test("control characters are escaped: no forged entries, no terminal escapes; other text is kept")
+    func controlCharactersAreEscaped() {
+        #expect(Journal.escaped("a\nb\u{1b}[31mred\u{7f}\u{85}\t") == "a\\nb\\x1b[31mred\\x7f\\x85\\t")
+        #expect(Journal.escaped("门锁 قفل ✓") == "门锁 قفل ✓")
+        #expect(Journal.line(.error, "/etc/gridlock/gridlock.conf.d/x\n<0>forged.conf: bad")
+            == Array("<3>/etc/gridlock/gridlock.conf.d/x\\n<0>forged.conf: bad\n".utf8))
+    }
+
+    @Test("JOURNAL_STREAM names stderr only when device and inode both match")
+    func journalStreamDetection() {
+        #expect(Journal.isJournalStream("8:1234", device: 8, inode: 1234))
+        #expect(!Journal.isJournalStream("8:1234", device: 8, inode: 1235))
+        #expect(!Journal.isJournalStream(nil, device: 8, inode: 1234))
+        #expect(!Journal.isJournalStream("garbage", device: 8, inode: 1234))
+    }
+
+    @Test("a native-protocol entry: message, priority, identifier, MESSAGE_ID, then the fields by name")
+    func nativeEntry() {
+        let fields = JournalFields(messageID: "e09c69a37d814ceabb811644d02bec90",
+                                   fields: ["GRIDLOCK_RESULT": "rejected", "GRIDLOCK_EVENT": "attempt\nX=1"])
+        let items = Journal.entry(.warning, "attempt rejected", fields)
+        #expect(items.first == "MESSAGE=attempt rejected")
+        #expect(items[1] == "PRIORITY=4")
+        #expect(items[2].hasPrefix("SYSLOG_IDENTIFIER="))
+        #expect(Array(items.dropFirst(3)) == [
+            "MESSAGE_ID=e09c69a37d814ceabb811644d02bec90",
+            "GRIDLOCK_EVENT=attempt\\nX=1",
+            "GRIDLOCK_RESULT=rejected",
+        ])
     }
 }

@@ -23,7 +23,7 @@ extension Daemon: ActionSupervisorDelegate {
     }
 
     public func report(_ report: ActionReport) {
-        Journal.log(report.priority, report.logMessage)
+        Journal.log(report.priority, report.logMessage, report.journalFields)
         observe?(.action(report))
     }
 }

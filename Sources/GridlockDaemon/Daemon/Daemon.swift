@@ -131,7 +131,10 @@ public final class Daemon {
     /// Runs until SIGTERM/SIGINT (or, enrolling, until a pattern is confirmed or the time
     /// is up); returns the exit status. Every way out passes through `shutdown()`.
     public func run() -> Int32 {
-        Journal.log(.info, "\(options.mode == .enroll ? "enrollment" : "gridlockd") starting: display \(config.display.backend.rawValue), touch \(config.touch.backend.rawValue), grid \(config.grid.shape), \(config.patterns.count) pattern(s)")
+        Journal.log(
+            .info,
+            "\(options.mode == .enroll ? "enrollment" : "gridlockd") starting: display \(config.display.backend.rawValue), touch \(config.touch.backend.rawValue), grid \(config.grid.shape), \(config.patterns.count) pattern(s)",
+            JournalFields(messageID: JournalCatalog.start, fields: ["GRIDLOCK_EVENT": "start", "GRIDLOCK_PATTERNS": String(config.patterns.count)]))
         if config.patterns.isEmpty, options.mode == .unlock {
             Journal.log(.warning, "no [pattern] is enrolled: nothing can unlock; add one with gridlock enroll")
         }
@@ -181,7 +184,10 @@ public final class Daemon {
         case .redrawAll:
             service.redraw(at: now)
         case .resized(let size):
-            Journal.log(.notice, "display is now \(Int(size.width))x\(Int(size.height)) (logical), rotation \(service.output.rotation.degrees)")
+            Journal.log(
+                .notice,
+                "display is now \(Int(size.width))x\(Int(size.height)) (logical), rotation \(service.output.rotation.degrees)",
+                JournalFields(messageID: JournalCatalog.display, fields: ["GRIDLOCK_EVENT": "display"]))
             touch.setFrame(size, rotation: service.output.rotation)
             do {
                 try service.resize(to: size, settings: config.lockSettings, layout: config.gridLayout(frame: size), at: now)
@@ -248,7 +254,9 @@ public final class Daemon {
         touchSync.removeAll()
         outputSync.removeAll()
         service.output.close()
-        Journal.log(.info, options.mode == .enroll ? "enrollment ended" : "gridlockd stopped")
+        Journal.log(
+            .info, options.mode == .enroll ? "enrollment ended" : "gridlockd stopped",
+            JournalFields(messageID: JournalCatalog.stop, fields: ["GRIDLOCK_EVENT": "stop"]))
     }
 }
 
@@ -267,7 +275,7 @@ extension Daemon: LockShell {
 
     public func report(_ report: LockReport, at time: Instant) {
         blanker.noteActivity(at: time)
-        Journal.log(report.priority, report.logMessage)
+        Journal.log(report.priority, report.logMessage, report.journalFields)
         observe?(.lock(report))
     }
 }

@@ -59,7 +59,7 @@ public final class EvdevTouchSource: TouchSource {
     public init(
         settings: Settings, frame: Size, rotation: Rotation, now: Instant,
         environment: any EvdevEnvironment = LibevdevEnvironment(),
-        log: @escaping (LogPriority, String) -> Void = Journal.log
+        log: @escaping (LogPriority, String) -> Void = EvdevTouchSource.journal
     ) throws(SystemCallError) {
         self.settings = settings
         self.environment = environment
@@ -286,6 +286,12 @@ public final class EvdevTouchSource: TouchSource {
     }
 
     // MARK: Helpers
+
+    /// Everything this source says is about the touch device: one MESSAGE_ID for all of it.
+    public static func journal(_ priority: LogPriority, _ message: String) {
+        Journal.log(priority, message, JournalFields(
+            messageID: JournalCatalog.touchDevice, fields: ["GRIDLOCK_EVENT": "touch-device"]))
+    }
 
     static func summary(_ description: DeviceDescription, _ pipeline: TouchPipeline) -> String {
         let decoder = pipeline.decoder

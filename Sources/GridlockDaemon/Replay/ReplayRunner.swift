@@ -167,7 +167,7 @@ extension ReplayRunner: ActionSupervisorDelegate {
     /// pattern, a timeout, a program that cannot start) also go to the journal.
     public func report(_ report: ActionReport) {
         if let fields = report.jsonFields { emit(fields) }
-        if report.priority.rawValue <= LogPriority.warning.rawValue { Journal.log(report.priority, report.logMessage) }
+        if report.priority.rawValue <= LogPriority.warning.rawValue { Journal.log(report.priority, report.logMessage, report.journalFields) }
         options.observe?(.action(report))
     }
 }

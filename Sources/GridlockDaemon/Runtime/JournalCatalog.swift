@@ -1,0 +1,115 @@
+import GridlockCore
+import LinuxSys
+
+/// The `MESSAGE_ID` of each kind of event gridlockd logs, so an audit can ask journald
+/// for exactly one kind (`journalctl -u gridlockd MESSAGE_ID=a024b983...`). Made once with
+/// `systemd-id128 new`; never change one: saved queries and dashboards name them.
+public enum JournalCatalog {
+    public static let start = "8b956feb24f744b2b7a94a43044168a8"
+    public static let stop = "e5280e71ed55421eb1c719c7a6427c70"
+    /// A pattern that was checked and refused, too short, or not checked.
+    public static let attempt = "e09c69a37d814ceabb811644d02bec90"
+    /// A pattern that was accepted: who opened the door, and when.
+    public static let unlock = "a024b98382034749a4b5b4e444334750"
+    public static let lockout = "17a8afd7a73f45389ab0f2ea2afad25c"
+    public static let lockoutEnded = "96d6008feccb4d4f9750f01bcd31009b"
+    public static let strokeCancelled = "803e25277cea4dbeba023587a28fadec"
+    public static let enrollment = "7932cd2488b34cefacd2583bbb933e5f"
+    public static let duress = "b30a64b73aae4ff9983fc96220dd1254"
+    /// An action's program ended (its exit status).
+    public static let actionExit = "f2e922be49534f69890c590297431018"
+    /// The rest of an action's life: its output, handover, timeouts, a failed start.
+    public static let action = "7af6aa12c2094218ae42951326c96f92"
+    public static let touchDevice = "48da91bbbd8943bea72eeb13746a0ca8"
+    public static let display = "8505503b2f0940b4a98e02f56249ec5f"
+
+    /// `GRIDLOCK_` and the name in capitals, `-` as `_`: `failures` -> `GRIDLOCK_FAILURES`.
+    static func fieldName(_ key: String) -> String {
+        "GRIDLOCK_" + key.uppercased().replacingOccurrences(of: "-", with: "_")
+    }
+
+    /// The replay's JSON fields as journal fields: one list of facts for both.
+    static func fields(_ json: [(String, JSONValue)]) -> [String: String] {
+        var fields: [String: String] = [:]
+        for (key, value) in json { fields[fieldName(key)] = value.plainText }
+        return fields
+    }
+}
+
+extension String {
+    /// Foundation-free replacement, enough for field names.
+    fileprivate func replacingOccurrences(of target: Character, with replacement: Character) -> String {
+        String(map { $0 == target ? replacement : $0 })
+    }
+}
+
+extension JSONValue {
+    /// The value as journal field text: strings bare, numbers as JSON writes them.
+    var plainText: String {
+        if case .string(let text) = self { return text }
+        return encoded
+    }
+}
+
+extension LockReport {
+    /// `GRIDLOCK_EVENT`, `GRIDLOCK_RESULT`, `GRIDLOCK_PATTERN` (a name, never nodes),
+    /// `GRIDLOCK_NODES`, `GRIDLOCK_FAILURES`, `GRIDLOCK_SECONDS`..., the fields of the replay's line.
+    public var journalFields: JournalFields {
+        var fields = JournalCatalog.fields(jsonFields)
+        if case .lockout(let seconds, _) = self { fields["GRIDLOCK_LOCKOUT_SECONDS"] = String(seconds) }
+        return JournalFields(messageID: messageID, fields: fields)
+    }
+
+    private var messageID: String {
+        switch self {
+        case .accepted: JournalCatalog.unlock
+        case .rejected, .tooShort, .notRecorded: JournalCatalog.attempt
+        case .lockout: JournalCatalog.lockout
+        case .lockoutEnded: JournalCatalog.lockoutEnded
+        case .strokeCancelled: JournalCatalog.strokeCancelled
+        case .enrollmentFirstDrawn, .enrollmentMismatch, .enrollmentTooShort, .enrollmentConfirmed: JournalCatalog.enrollment
+        }
+    }
+}
+
+extension ActionReport {
+    /// `GRIDLOCK_EVENT` (`action`, `action-output`, `duress`, ...), `GRIDLOCK_PATTERN`, and for
+    /// an ended program `GRIDLOCK_ACTION_STATUS` (the exit status; 128 + N for signal N).
+    public var journalFields: JournalFields {
+        switch self {
+        case .finished(let name, let duress, let status):
+            var fields = ["GRIDLOCK_EVENT": "action", "GRIDLOCK_PATTERN": name, "GRIDLOCK_ACTION_STATUS": Self.code(status)]
+            if duress { fields["GRIDLOCK_DURESS"] = "1" }
+            return JournalFields(messageID: JournalCatalog.actionExit, fields: fields)
+        case .duressUsed(let name):
+            return JournalFields(messageID: JournalCatalog.duress, fields: ["GRIDLOCK_EVENT": "duress", "GRIDLOCK_PATTERN": name])
+        case .tookBack:
+            return JournalFields(messageID: JournalCatalog.action, fields: ["GRIDLOCK_EVENT": "took-back"])
+        case .handedOver(let name), .output(let name, _), .couldNotStart(let name, _, _), .timedOut(let name, _),
+             .stopping(let name), .leftProcessesBehind(let name), .failed(let name, _):
+            return JournalFields(messageID: JournalCatalog.action, fields: ["GRIDLOCK_EVENT": event, "GRIDLOCK_PATTERN": name])
+        }
+    }
+
+    private var event: String {
+        switch self {
+        case .handedOver: "handed-over"
+        case .output: "action-output"
+        case .couldNotStart: "action-not-started"
+        case .timedOut: "action-timeout"
+        case .stopping: "action-stopping"
+        case .leftProcessesBehind: "action-left-processes"
+        case .failed: "action-error"
+        case .finished: "action"
+        case .duressUsed: "duress"
+        case .tookBack: "took-back"
+        }
+    }
+
+    private static func code(_ status: ExitStatus) -> String {
+        switch status {
+        case .exited(let code): String(code)
+        case .signaled(let signal): String(128 + Int(signal))
+        }
+    }
+}
