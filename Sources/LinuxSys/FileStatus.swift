@@ -20,6 +20,7 @@ public struct FileStatus: Hashable, Sendable {
     public var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
     public var isWritableByGroup: Bool { mode & S_IWGRP != 0 }
     public var isWritableByOthers: Bool { mode & S_IWOTH != 0 }
+    public var isReadableByOthers: Bool { mode & S_IROTH != 0 }
 }
 
 public enum ProcessIdentity {

@@ -6,9 +6,13 @@ let checkConfigCommand = Command(
     usage: """
         Usage: gridlock check-config [--config FILE | FILE]
 
-        Loads FILE (default /etc/gridlock/gridlock.conf) and FILE.d/*.conf exactly as
-        gridlockd does and prints every problem as FILE:LINE: message.
-        Exit status: 0 when the configuration is valid, 78 (EX_CONFIG) when it is not.
+        Loads FILE (default /etc/gridlock/gridlock.conf) and FILE.d/*.conf and runs the
+        very checks that decide whether gridlockd starts: every key and value, the owners
+        and modes of the files and folders read and of the state directory, and the files
+        the configuration names. Prints every problem as FILE:LINE: message (FILE: message
+        for a whole file). Run it as the user gridlockd runs as (root), so ownership is
+        judged the same way.
+        Exit status: 0 when gridlockd would start with it, 78 (EX_CONFIG) when it would not.
         """
 ) { arguments in
     let option = try arguments.option("--config")
@@ -17,7 +21,7 @@ let checkConfigCommand = Command(
         throw UsageError("give the file once, with --config or as an argument", command: arguments.command)
     }
     let path = option ?? positional ?? ConfigLoader.defaultPath
-    let check = ConfigLoader.validateOnly(path: path)
+    let check = ConfigVerdict.check(path: path).check
     for diagnostic in check.diagnostics { printError(diagnostic.description) }
     if check.isValid {
         print("\(check.files.joined(separator: ", ")): OK")

@@ -37,16 +37,10 @@ func main() -> Int32 {
     }
     let loaded: LoadedConfig
     do {
-        loaded = try ConfigLoader.load(path: configPath)
+        loaded = try ConfigVerdict.load(path: configPath)
     } catch {
         for diagnostic in error.diagnostics { Journal.log(.error, diagnostic.description) }
         Journal.log(.error, "refusing to start: fix the configuration (gridlock check-config --config \(configPath))")
-        return 78
-    }
-    let unsafe = ConfigSafety.problems(loaded: loaded)
-    if !unsafe.isEmpty {
-        for problem in unsafe { Journal.log(.error, problem.description) }
-        Journal.log(.error, "refusing to start: the configuration or state could be changed by others")
         return 78
     }
     var options = Daemon.Options(configPath: configPath)

@@ -3,71 +3,133 @@ import Glibc
 import Testing
 @testable import GridlockDaemon
 
+/// The owners and modes `ConfigVerdict` (gridlockd's start, reloads and check-config alike)
+/// accepts and refuses.
 @Suite struct ConfigSafetyTests {
     static let hash = "$argon2id$v=19$m=8,t=1,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA"
 
     /// A config folder: main file, one drop-in with a pattern, one without, state folder.
-    func makeSetup() throws -> (folder: String, loaded: LoadedConfig) {
+    func makeSetup() throws -> String {
         let folder = try ConfigFixtures.scratch([
-            "gridlock.conf": "[display]\nbackend=png\noutput-dir=frames\n[touch]\nbackend=replay\ndevice=rec.evemu\n",
+            "gridlock.conf": "[display]\nbackend=png\noutput-dir=frames\n",
             "gridlock.conf.d/50-door.conf": "[pattern door]\nhash=\(Self.hash)\n",
             "gridlock.conf.d/60-theme.conf": "[theme]\nnode=#112233\n",
             "state/.keep": "",
         ])
         try FileManager.default.createDirectory(atPath: "\(folder)/frames", withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: "\(folder)/rec.evemu", contents: Data())
         try "[lockout]\nstate-file=../state/attempts\n".write(toFile: "\(folder)/gridlock.conf.d/10-state.conf", atomically: true, encoding: .utf8)
         for file in ["gridlock.conf", "gridlock.conf.d/50-door.conf", "gridlock.conf.d/60-theme.conf", "gridlock.conf.d/10-state.conf"] {
             chmod("\(folder)/\(file)", 0o600)
         }
+        for directory in ["", "/gridlock.conf.d"] { chmod("\(folder)\(directory)", 0o755) }
         chmod("\(folder)/state", 0o700)
-        return (folder, try ConfigLoader.load(path: "\(folder)/gridlock.conf"))
+        return folder
+    }
+
+    func problems(_ folder: String, runningAs user: UInt32 = 0) -> [ConfigDiagnostic] {
+        ConfigVerdict.check(path: "\(folder)/gridlock.conf", runningAs: user).check.diagnostics
     }
 
     @Test func aRootOwnedPrivateSetupIsSafe() throws {
-        let (folder, loaded) = try makeSetup()
+        let folder = try makeSetup()
         defer { ConfigFixtures.remove(folder) }
-        #expect(ConfigSafety.problems(loaded: loaded, runningAs: 0).isEmpty)
+        #expect(problems(folder).isEmpty)
+        #expect(try ConfigVerdict.load(path: "\(folder)/gridlock.conf", runningAs: 0).files.count == 4)
     }
 
     @Test func aGroupWritableMainFileIsRefusedWithTheFix() throws {
-        let (folder, loaded) = try makeSetup()
+        let folder = try makeSetup()
         defer { ConfigFixtures.remove(folder) }
         chmod("\(folder)/gridlock.conf", 0o664)
-        let problems = ConfigSafety.problems(loaded: loaded, runningAs: 0)
-        #expect(problems.map(\.path) == ["\(folder)/gridlock.conf"])
-        #expect(problems.first?.message.contains("writable by its group (mode 0664)") == true)
-        #expect(problems.first?.message.contains("chmod go-w") == true)
+        let found = problems(folder)
+        #expect(found.map(\.location.file) == ["\(folder)/gridlock.conf"])
+        #expect(found.first?.message.contains("writable by its group (mode 0664)") == true)
+        #expect(found.first?.message.contains("chmod go-w") == true)
+        #expect(throws: ConfigError.self) { try ConfigVerdict.load(path: "\(folder)/gridlock.conf", runningAs: 0) }
     }
 
-    @Test func aWorldWritableDropInWithHashesIsRefusedButOneWithoutIsNot() throws {
-        let (folder, loaded) = try makeSetup()
+    @Test("a world-writable drop-in is refused even without a hash: it could set schedule=none")
+    func aWorldWritableDropInIsRefusedWithOrWithoutHashes() throws {
+        let folder = try makeSetup()
         defer { ConfigFixtures.remove(folder) }
         chmod("\(folder)/gridlock.conf.d/60-theme.conf", 0o666)
-        #expect(ConfigSafety.problems(loaded: loaded, runningAs: 0).isEmpty)
-        chmod("\(folder)/gridlock.conf.d/50-door.conf", 0o646)
-        let problems = ConfigSafety.problems(loaded: loaded, runningAs: 0)
-        #expect(problems.map(\.path) == ["\(folder)/gridlock.conf.d/50-door.conf"])
-        #expect(problems.first?.message.contains("writable by others") == true)
+        let found = problems(folder)
+        #expect(found.map(\.location.file) == ["\(folder)/gridlock.conf.d/60-theme.conf"])
+        #expect(found.first?.message.contains("writable by others") == true)
+        #expect(found.first?.message.contains("schedule of none") == true)
+    }
+
+    @Test("a file with hashes readable by others is refused: a leaked hash is searched in hours")
+    func aWorldReadableHashIsRefused() throws {
+        let folder = try makeSetup()
+        defer { ConfigFixtures.remove(folder) }
+        chmod("\(folder)/gridlock.conf.d/60-theme.conf", 0o644)
+        #expect(problems(folder).isEmpty)
+        chmod("\(folder)/gridlock.conf.d/50-door.conf", 0o644)
+        let found = problems(folder)
+        #expect(found.map(\.location.file) == ["\(folder)/gridlock.conf.d/50-door.conf"])
+        #expect(found.first?.message.contains("readable by others (mode 0644)") == true)
+        #expect(found.first?.message.contains("chmod 0600") == true)
+    }
+
+    @Test("a drop-in folder writable by others is refused: anyone could add a file to it")
+    func aWorldWritableDropInFolderIsRefused() throws {
+        let folder = try makeSetup()
+        defer { ConfigFixtures.remove(folder) }
+        chmod("\(folder)/gridlock.conf.d", 0o777)
+        let found = problems(folder)
+        #expect(found.map(\.location.file) == ["\(folder)/gridlock.conf.d"])
+        #expect(found.first?.message.contains("replace the configuration files") == true)
     }
 
     @Test func aFileOwnedBySomeoneElseIsRefused() throws {
-        let (folder, loaded) = try makeSetup()
+        let folder = try makeSetup()
         defer { ConfigFixtures.remove(folder) }
-        try #require(chown("\(folder)/gridlock.conf.d/50-door.conf", 65534, 65534) == 0)
-        let problems = ConfigSafety.problems(loaded: loaded, runningAs: 0)
-        #expect(problems.count == 1)
-        #expect(problems.first?.message.contains("owned by uid 65534, not root") == true)
+        try #require(chown("\(folder)/gridlock.conf.d/60-theme.conf", 65534, 65534) == 0)
+        let found = problems(folder)
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("owned by uid 65534, not root") == true)
         // The same file is fine for a daemon running as that user (a setup without root).
-        #expect(ConfigSafety.problems(loaded: loaded, runningAs: 65534).filter { $0.path.hasSuffix("50-door.conf") }.isEmpty)
+        #expect(problems(folder, runningAs: 65534).filter { $0.location.file.hasSuffix("60-theme.conf") }.isEmpty)
     }
 
-    @Test func aWorldWritableStateDirectoryIsRefused() throws {
-        let (folder, loaded) = try makeSetup()
+    @Test("a state directory writable by its group, or owned by another user, is refused")
+    func anUnsafeStateDirectoryIsRefused() throws {
+        let folder = try makeSetup()
         defer { ConfigFixtures.remove(folder) }
-        chmod("\(folder)/state", 0o777)
-        let problems = ConfigSafety.problems(loaded: loaded, runningAs: 0)
-        #expect(problems.map(\.path) == ["\(folder)/state"])
-        #expect(problems.first?.message.contains("chmod 0700") == true)
+        chmod("\(folder)/state", 0o770)
+        var found = problems(folder)
+        #expect(found.map(\.location.file) == ["\(folder)/state"])
+        #expect(found.first?.message.contains("chmod 0700") == true)
+        chmod("\(folder)/state", 0o700)
+        try #require(chown("\(folder)/state", 65534, 65534) == 0)
+        found = problems(folder)
+        #expect(found.first?.message.contains("owned by uid 65534") == true)
+    }
+
+    @Test("a singular or underflowing calibration matrix is a config error at its line")
+    func singularCalibrationIsRefused() throws {
+        let folder = try makeSetup()
+        defer { ConfigFixtures.remove(folder) }
+        for matrix in ["1 2 0 2 4 0", "1e-300 0 0 0 1e-300 0"] {
+            try "[touch]\ncalibration=\(matrix)\n".write(
+                toFile: "\(folder)/gridlock.conf.d/70-touch.conf", atomically: true, encoding: .utf8)
+            chmod("\(folder)/gridlock.conf.d/70-touch.conf", 0o600)
+            let found = problems(folder)
+            #expect(found.map(\.location.description) == ["\(folder)/gridlock.conf.d/70-touch.conf:2"], "\(matrix)")
+            #expect(found.first?.message.contains("singular") == true, "\(found)")
+        }
+    }
+
+    @Test("a replay recording that is not there is a config error, not a failed start")
+    func aMissingRecordingIsRefused() throws {
+        let folder = try makeSetup()
+        defer { ConfigFixtures.remove(folder) }
+        try "[touch]\nbackend=replay\ndevice=\(folder)/missing.evemu\n".write(
+            toFile: "\(folder)/gridlock.conf.d/70-touch.conf", atomically: true, encoding: .utf8)
+        chmod("\(folder)/gridlock.conf.d/70-touch.conf", 0o600)
+        let found = problems(folder)
+        #expect(found.map(\.location.file) == ["\(folder)/missing.evemu"])
+        #expect(found.first?.message.contains("does not exist") == true)
     }
 }

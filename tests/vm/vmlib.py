@@ -97,8 +97,10 @@ def cpio_newc(files):
                 made.add(d)
                 entry(d, 0o040755)
         data = files[path]
-        entry(path.strip("/"), 0o100644 if not path.endswith(".sh") else 0o100755,
-              data.encode() if isinstance(data, str) else data)
+        # Configs as an installer leaves them: root's alone (they hold hashes; gridlockd
+        # refuses a hash others can read).
+        mode = 0o100755 if path.endswith(".sh") else 0o100600 if path.endswith(".conf") else 0o100644
+        entry(path.strip("/"), mode, data.encode() if isinstance(data, str) else data)
     entry("TRAILER!!!", 0)
     out.extend(b"\0" * (-len(out) % 512))
     return bytes(out)

@@ -29,7 +29,8 @@ public struct ConfigCheck: Hashable, Sendable {
 
 /// Reads the main file and its drop-ins, and either returns a complete configuration or
 /// throws every problem found: nothing is ever half-applied, which is what lets a SIGHUP
-/// reload keep the running config when the new one is bad.
+/// reload keep the running config when the new one is bad. This is the text's verdict;
+/// `ConfigVerdict` adds what the files' owners and modes and the files a config names say.
 public enum ConfigLoader {
     public static let defaultPath = "/etc/gridlock/gridlock.conf"
 
@@ -44,7 +45,8 @@ public enum ConfigLoader {
         run(path: path).check
     }
 
-    private static func run(path: String) -> (GridlockConfig, check: ConfigCheck) {
+    /// The config as far as it could be read, and every problem of its text.
+    static func run(path: String) -> (GridlockConfig, check: ConfigCheck) {
         var files = [path]
         var extraDiagnostics: [ConfigDiagnostic] = []
         let directory = ConfigPaths.dropInDirectory(of: path)

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockInput
 import LinuxSys
 
 /// Why one value was refused, said as what is allowed.
@@ -132,6 +133,13 @@ enum ConfigValues {
         }
         var numbers: [Double] = []
         for field in fields { numbers.append(try decimal(String(field))) }
+        do {
+            // The mapper inverts nothing, but a matrix that folds the panel onto a line
+            // (or whose determinant underflows to zero) maps every touch to one line.
+            _ = try CalibrationMatrix(values: numbers)
+        } catch {
+            throw ValueProblem("\(error)")
+        }
         return numbers
     }
 

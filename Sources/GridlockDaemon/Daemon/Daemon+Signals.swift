@@ -32,7 +32,7 @@ extension Daemon {
         reloadAttempts()
         let loaded: LoadedConfig
         do {
-            loaded = try ConfigLoader.load(path: options.configPath)
+            loaded = try ConfigVerdict.load(path: options.configPath)
         } catch {
             for diagnostic in error.diagnostics { Journal.log(.error, "reload: \(diagnostic)") }
             Journal.log(.error, "reload failed; keeping the running configuration")

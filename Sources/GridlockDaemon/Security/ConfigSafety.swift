@@ -1,49 +1,73 @@
 import GridlockCore
 import LinuxSys
 
-/// Whoever can write the config can add a pattern of their own; whoever can write the
-/// state directory can clear the failure count. gridlockd refuses to start on either.
+/// Whoever can write the config, a drop-in or a folder holding them can add a pattern or
+/// set `schedule=none`; whoever can write the state directory can clear the failure count;
+/// whoever can read a hash can search it offline in hours. gridlockd refuses to start on
+/// any of these, and `gridlock check-config` says so, each with the command that fixes it.
 public enum ConfigSafety {
-    public struct Problem: Hashable, Sendable, CustomStringConvertible {
-        public var path: String
-        public var message: String
-        public var description: String { "\(path): \(message)" }
+    /// Every file read and the folders holding them must belong to root (or to the user
+    /// running the daemon, for a test setup without root) and not be writable by group or
+    /// others; files with hashes must not be readable by others either; the same for the
+    /// state directory, when it exists (systemd's `StateDirectory=` makes it 0700).
+    public static func problems(
+        files: [String], config: GridlockConfig, runningAs user: UInt32 = ProcessIdentity.effectiveUser
+    ) -> [ConfigDiagnostic] {
+        let hashFiles = Set(config.patterns.map(\.source.file))
+        var folders: [String] = []
+        for file in files where !folders.contains(directory(of: file)) { folders.append(directory(of: file)) }
+        var problems: [ConfigDiagnostic] = []
+        for file in files {
+            // A file that cannot be read at all is the loader's diagnostic already.
+            problems += check(file, holds: hashFiles.contains(file) ? .hashes : .settings, user: user, missingIsFine: true)
+        }
+        for folder in folders {
+            problems += check(folder, holds: .configFiles, user: user, missingIsFine: true)
+        }
+        problems += check(directory(of: config.lockout.stateFile), holds: .state, user: user, missingIsFine: true)
+        return problems
     }
 
-    /// The main config, every drop-in holding a `[pattern]` hash, and the state directory.
-    /// Files must belong to root (or to the user running the daemon, for a test setup
-    /// without root) and not be writable by group or others.
-    public static func problems(loaded: LoadedConfig, runningAs user: UInt32 = ProcessIdentity.effectiveUser) -> [Problem] {
-        var files = [loaded.files.first].compactMap { $0 }
-        for pattern in loaded.config.patterns where !files.contains(pattern.source.file) {
-            files.append(pattern.source.file)
-        }
-        var problems: [Problem] = []
-        for file in files {
-            let status: FileStatus
-            do {
-                status = try FileStatus(path: file)
-            } catch {
-                problems.append(Problem(path: file, message: "\(error.errno)"))
-                continue
-            }
-            if status.owner != 0, status.owner != user {
-                problems.append(Problem(
-                    path: file, message: "owned by uid \(status.owner), not root; fix: chown root:root \(file)"))
-            }
-            if status.isWritableByGroup || status.isWritableByOthers {
-                problems.append(Problem(
-                    path: file,
-                    message: "writable by \(status.isWritableByOthers ? "others" : "its group") (mode \(octal(status.permissions))), so anyone in it could add a pattern; fix: chmod go-w \(file) (0600 for files with hashes)"))
+    private enum Contents {
+        case settings, hashes, configFiles, state
+
+        /// What someone who could change it could do: the reason in the message.
+        var risk: String {
+            switch self {
+            case .settings: "anyone in it could change the lock's settings (a schedule of none, say)"
+            case .hashes: "anyone in it could add a pattern"
+            case .configFiles: "anyone in it could replace the configuration files"
+            case .state: "anyone in it could reset the failure count"
             }
         }
-        let stateDirectory = directory(of: loaded.config.lockout.stateFile)
-        if let status = try? FileStatus(path: stateDirectory), status.isWritableByOthers {
-            problems.append(Problem(
-                path: stateDirectory,
-                message: "the state directory is world-writable (mode \(octal(status.permissions))), so anyone could reset the failure count; fix: chmod 0700 \(stateDirectory) (systemd's StateDirectory= does this)"))
+    }
+
+    private static func check(_ path: String, holds contents: Contents, user: UInt32, missingIsFine: Bool) -> [ConfigDiagnostic] {
+        let status: FileStatus
+        do {
+            status = try FileStatus(path: path)
+        } catch {
+            return error.errno == .noSuchFile && missingIsFine ? [] : [problem(path, "\(error.errno)")]
+        }
+        var problems: [ConfigDiagnostic] = []
+        if status.owner != 0, status.owner != user {
+            problems.append(problem(path, "owned by uid \(status.owner), not root; fix: chown root:root \(path)"))
+        }
+        if status.isWritableByGroup || status.isWritableByOthers {
+            let who = status.isWritableByOthers ? "others" : "its group"
+            let fix = contents == .state ? "chmod 0700 \(path) (systemd's StateDirectory= does this)"
+                : contents == .hashes ? "chmod 0600 \(path)" : "chmod go-w \(path)"
+            problems.append(problem(path, "writable by \(who) (mode \(octal(status.permissions))), so \(contents.risk); fix: \(fix)"))
+        }
+        if contents == .hashes, status.isReadableByOthers, !status.isWritableByOthers {
+            problems.append(problem(
+                path, "readable by others (mode \(octal(status.permissions))), and a leaked hash of a pattern is searched in hours; fix: chmod 0600 \(path)"))
         }
         return problems
+    }
+
+    private static func problem(_ path: String, _ message: String) -> ConfigDiagnostic {
+        ConfigDiagnostic(file: path, line: 0, message: message)
     }
 
     static func directory(of path: String) -> String {
