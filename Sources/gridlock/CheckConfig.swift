@@ -23,6 +23,7 @@ let checkConfigCommand = Command(
     let path = option ?? positional ?? ConfigLoader.defaultPath
     let check = ConfigVerdict.check(path: path).check
     for diagnostic in check.diagnostics { printError(diagnostic.description) }
+    for warning in check.warnings { printError("warning: \(warning)") }
     if check.isValid {
         print("\(check.files.joined(separator: ", ")): OK")
         return 0

@@ -67,7 +67,7 @@ let enrollCommand = Command(
     let hasher = try PatternHasher()
     let cost = config.argon2Cost
     let hash = try hasher.hash(message: pattern.hashMessage(shape: config.grid.shape), cost: cost)
-    let path = try Enrollment.store(name: name, hash: hash, exec: exec, configPath: configPath)
+    let path = try Enrollment.store(name: name, hash: hash, exec: exec, grid: config.grid.shape, configPath: configPath)
     Journal.log(.notice, "gridlock enroll: pattern \(name) (\(pattern.count) nodes) stored in \(path) by uid \(ProcessIdentity.realUser)")
     let daemons = Enrollment.reloadRunningDaemons()
     print("enrolled pattern \(name) (\(pattern.count) nodes) in \(path)" + (daemons.isEmpty ? "" : "; gridlockd reloaded"))

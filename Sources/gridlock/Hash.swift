@@ -63,6 +63,7 @@ let hashCommand = Command(
     let hash = try hasher.hash(message: message, cost: cost)
 
     print("[pattern \(name)]")
+    print("grid=\(config.grid.shape)")
     print("hash=\(hash)")
     if let exec { print("exec=\(exec)") }
     if benchmark {

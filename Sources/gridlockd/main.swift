@@ -43,6 +43,7 @@ func main() -> Int32 {
         Journal.log(.error, "refusing to start: fix the configuration (gridlock check-config --config \(configPath))")
         return 78
     }
+    for warning in loaded.warnings { Journal.log(.warning, warning.description) }
     var options = Daemon.Options(configPath: configPath)
     options.benchStartup = benchStartup
     do {

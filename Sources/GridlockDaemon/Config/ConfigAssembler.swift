@@ -6,11 +6,14 @@ import GridlockCore
 /// What each key accepts and where it goes is `ConfigSchema`'s; this only drives it.
 struct ConfigAssembler {
     private(set) var diagnostics: [ConfigDiagnostic] = []
+    /// Worth saying, not worth refusing the configuration for.
+    private(set) var warnings: [ConfigDiagnostic] = []
     private var draft = ConfigDraft()
     private let currentDirectory: String
     /// Where the value in effect for `section.key` was written, for checks that span keys.
     private var origins: [String: SourceLocation] = [:]
     private var patternOrigins: [String: SourceLocation] = [:]
+    private var patternGridLines: [String: SourceLocation] = [:]
 
     init(currentDirectory: String) {
         self.currentDirectory = currentDirectory
@@ -36,6 +39,7 @@ struct ConfigAssembler {
         if config.grid.minNodes > config.grid.shape.nodeCount, let at = origins["grid.min-nodes"] {
             report(at, "[grid] min-nodes=\(config.grid.minNodes) is more than the \(config.grid.shape.nodeCount) nodes of a \(config.grid.shape) grid")
         }
+        checkPatternGrids(config)
         if config.display.backend == .png, config.display.outputDirectory == nil {
             report(origin("display.backend"), "[display] backend=png needs output-dir=DIR (where the frames go)")
         }
@@ -49,6 +53,24 @@ struct ConfigAssembler {
             }
         }
         return config
+    }
+
+    /// A hash is made over `ROWSxCOLUMNS:nodes`: on another grid it can never match, and
+    /// every try would count as a failure.
+    private mutating func checkPatternGrids(_ config: GridlockConfig) {
+        let shape = config.grid.shape
+        for pattern in config.patterns {
+            guard let grid = pattern.grid else {
+                warnings.append(ConfigDiagnostic(
+                    location: pattern.source,
+                    message: "[pattern \(pattern.name)] does not say which grid it was enrolled on; add grid=\(shape) if it was made for this \(shape) grid (gridlock hash and gridlock enroll write it)"))
+                continue
+            }
+            guard grid != shape else { continue }
+            report(
+                patternGridLines[pattern.name] ?? pattern.source,
+                "[pattern \(pattern.name)] was enrolled on a \(grid) grid but [grid] is \(shape): its hash can never match here; set [grid] rows=\(grid.rows) columns=\(grid.columns) or enroll it again")
+        }
     }
 
     /// Only values read from a file can break a cross-key rule (the defaults agree), so the
@@ -103,8 +125,11 @@ struct ConfigAssembler {
         }
         valid = checkPatternAsAWhole(pattern, lines: lines, label: label, header: header) && valid
         guard nameIsUsable, valid, let hash = pattern.hash else { return }
-        draft.config.patterns.append(PatternEntry(
-            name: name, hash: hash, exec: pattern.exec, duress: pattern.duress, duressExec: pattern.duressExec, source: header))
+        var entry = PatternEntry(
+            name: name, hash: hash, exec: pattern.exec, duress: pattern.duress, duressExec: pattern.duressExec, source: header)
+        entry.grid = pattern.grid
+        draft.config.patterns.append(entry)
+        patternGridLines[name] = lines["grid"].map { SourceLocation(file: file, line: $0) }
     }
 
     /// Whether `name` is a valid name no other pattern has taken; if so, it is now taken.

@@ -6,10 +6,13 @@ public struct LoadedConfig: Hashable, Sendable {
     public var config: GridlockConfig
     /// The main file, then the drop-ins in the order they were applied.
     public var files: [String]
+    /// Worth logging, not worth refusing the configuration for.
+    public var warnings: [ConfigDiagnostic]
 
-    public init(config: GridlockConfig, files: [String]) {
+    public init(config: GridlockConfig, files: [String], warnings: [ConfigDiagnostic] = []) {
         self.config = config
         self.files = files
+        self.warnings = warnings
     }
 }
 
@@ -18,10 +21,12 @@ public struct LoadedConfig: Hashable, Sendable {
 public struct ConfigCheck: Hashable, Sendable {
     public var files: [String]
     public var diagnostics: [ConfigDiagnostic]
+    public var warnings: [ConfigDiagnostic]
 
-    public init(files: [String], diagnostics: [ConfigDiagnostic]) {
+    public init(files: [String], diagnostics: [ConfigDiagnostic], warnings: [ConfigDiagnostic] = []) {
         self.files = files
         self.diagnostics = diagnostics
+        self.warnings = warnings
     }
 
     public var isValid: Bool { diagnostics.isEmpty }
@@ -37,7 +42,7 @@ public enum ConfigLoader {
     public static func load(path: String = defaultPath) throws(ConfigError) -> LoadedConfig {
         let (config, check) = run(path: path)
         guard check.isValid else { throw ConfigError(diagnostics: check.diagnostics) }
-        return LoadedConfig(config: config, files: check.files)
+        return LoadedConfig(config: config, files: check.files, warnings: check.warnings)
     }
 
     /// Every check of `load`, with the outcome returned instead of thrown.
@@ -68,6 +73,6 @@ public enum ConfigLoader {
             let kb = (rank[b.element.location.file] ?? files.count, b.element.location.line, b.offset)
             return ka < kb
         }.map(\.element)
-        return (config, ConfigCheck(files: files, diagnostics: diagnostics))
+        return (config, ConfigCheck(files: files, diagnostics: diagnostics, warnings: assembler.warnings))
     }
 }

@@ -15,6 +15,8 @@ enum ConfigSchema {
         ConfigKey("duress", .boolean, \.duress, default: .value("false"), "Marks a pattern to draw under coercion."),
         ConfigKey("duress-exec", .commandLine, \.duressExec, default: .unset("none"),
                   "The silent alarm a duress pattern runs as well."),
+        ConfigKey("grid", ValueType(allowed: "ROWSxCOLUMNS (3x3)", parse: ConfigValues.gridShape), \.grid,
+                  default: .unset("not recorded"), "The grid the pattern was enrolled on; its hash matches only there."),
     ])
 
     static var sectionNames: [String] { sections.map(\.name) + [pattern.name] }
@@ -151,4 +153,5 @@ struct PatternDraft: Hashable {
     var exec: [String]? = nil
     var duress = false
     var duressExec: [String]? = nil
+    var grid: GridShape? = nil
 }

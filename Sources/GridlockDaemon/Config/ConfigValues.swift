@@ -119,6 +119,16 @@ enum ConfigValues {
         return font
     }
 
+    /// `3x3`: rows, then columns, as `[grid]` gives them.
+    static func gridShape(_ text: String) throws(ValueProblem) -> GridShape {
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let rows = Int(parts[0]), let columns = Int(parts[1]),
+              let shape = try? GridShape(rows: rows, columns: columns) else {
+            throw ValueProblem("expected ROWSxCOLUMNS with 2 to 8 each (e.g. 3x3), got '\(text)'")
+        }
+        return shape
+    }
+
     static func color(_ text: String) throws(ValueProblem) -> Color {
         guard let color = Color(hex: text) else {
             throw ValueProblem("expected a colour as #RRGGBB (e.g. #2E9BFF), got '\(text)'")

@@ -24,7 +24,7 @@ public enum ConfigVerdict {
     ) throws(ConfigError) -> LoadedConfig {
         let (check, config) = check(path: path, runningAs: user)
         guard check.isValid else { throw ConfigError(diagnostics: check.diagnostics) }
-        return LoadedConfig(config: config, files: check.files)
+        return LoadedConfig(config: config, files: check.files, warnings: check.warnings)
     }
 
     /// What start-up reads besides the config: a recording for the replay backend.

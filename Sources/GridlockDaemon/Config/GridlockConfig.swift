@@ -178,6 +178,8 @@ public struct PatternEntry: Hashable, Sendable {
     public var duressExec: [String]?
     /// The `[pattern NAME]` header, for messages about this pattern.
     public var source: SourceLocation
+    /// The grid it was enrolled on (`grid=3x3`), where given: its hash matches only there.
+    public var grid: GridShape? = nil
 
     public init(
         name: String, hash: String, exec: [String]? = nil, duress: Bool = false,

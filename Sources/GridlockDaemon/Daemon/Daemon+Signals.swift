@@ -38,6 +38,7 @@ extension Daemon {
             Journal.log(.error, "reload failed; keeping the running configuration")
             return
         }
+        for warning in loaded.warnings { Journal.log(.warning, "reload: \(warning)") }
         let new = loaded.config
         if new.display != config.display || new.touch != config.touch {
             Journal.log(.warning, "reload: changes to [display] and [touch] take effect after a restart (systemctl restart gridlockd)")

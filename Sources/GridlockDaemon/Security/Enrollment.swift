@@ -13,9 +13,9 @@ public enum Enrollment {
         "\(configPath).d/50-\(name).conf"
     }
 
-    public static func section(name: String, hash: String, exec: String?) -> String {
+    public static func section(name: String, hash: String, exec: String?, grid: GridShape) -> String {
         var text = "# Enrolled by gridlock enroll. Only the argon2id hash of the pattern is stored.\n"
-        text += "[pattern \(name)]\nhash=\(hash)\n"
+        text += "[pattern \(name)]\ngrid=\(grid)\nhash=\(hash)\n"
         if let exec { text += "exec=\(exec)\n" }
         return text
     }
@@ -24,7 +24,7 @@ public enum Enrollment {
     /// of the file is put back. Returns the path written.
     @discardableResult
     public static func store(
-        name: String, hash: String, exec: String?, configPath: String
+        name: String, hash: String, exec: String?, grid: GridShape, configPath: String
     ) throws(EnrollmentError) -> String {
         guard isValidName(name) else { throw .invalidName(name) }
         let path = dropInPath(configPath: configPath, name: name)
@@ -35,7 +35,7 @@ public enum Enrollment {
         let previous = try? AtomicFile.read(path)
         do {
             try Directory.create("\(configPath).d")
-            try AtomicFile.write(Array(section(name: name, hash: hash, exec: exec).utf8), to: path, mode: 0o600)
+            try AtomicFile.write(Array(section(name: name, hash: hash, exec: exec, grid: grid).utf8), to: path, mode: 0o600)
         } catch {
             throw .cannotWrite(error)
         }
