@@ -52,11 +52,14 @@ public enum Journal {
 
     /// Control characters would forge entries or reach a terminal raw (a newline in a file
     /// name, an ESC sequence in a value): they are shown escaped, `\n`, `\r`, `\t`, `\x1b`.
-    public static func escaped(_ message: String) -> String {
+    /// `keepingLines` leaves newlines and tabs alone, for text meant for a terminal that
+    /// may span lines (a command's error output).
+    public static func escaped(_ message: String, keepingLines: Bool = false) -> String {
         var text = ""
         text.reserveCapacity(message.utf8.count)
         for scalar in message.unicodeScalars {
             switch scalar.value {
+            case 0x0A where keepingLines, 0x09 where keepingLines: text.unicodeScalars.append(scalar)
             case 0x0A: text += "\\n"
             case 0x0D: text += "\\r"
             case 0x09: text += "\\t"

@@ -56,8 +56,9 @@ func main() -> Int32 {
     }
 }
 
+/// Escape sequences in a value or file name must not reach the terminal raw.
 func printError(_ message: String) {
-    var text = message
+    var text = Journal.escaped(message, keepingLines: true)
     if !text.hasSuffix("\n") { text += "\n" }
     try? FileDescriptor.standardError.writeAll(Array(text.utf8))
 }
