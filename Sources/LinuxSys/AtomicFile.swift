@@ -72,9 +72,70 @@ public enum AtomicFile {
         }
     }
 
+    /// A file a program trusts only so far (a config, a state file): opened without
+    /// blocking, so a FIFO or a device put in its place cannot hang the caller, refused
+    /// unless it is a regular file, and read up to `limit` bytes.
+    public static func regularFileContents(of path: String, limit: Int) throws(BoundedReadError) -> [UInt8] {
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, [.readOnly, .nonBlocking])
+        } catch {
+            throw .system(error)
+        }
+        defer { file.close() }
+        let status: FileStatus
+        do {
+            status = try FileStatus(descriptor: file, path: path)
+        } catch {
+            throw .system(error)
+        }
+        guard status.isRegularFile else { throw .notARegularFile(path: path, kind: status.kind) }
+        guard status.size <= limit else { throw .tooLarge(path: path, limit: limit) }
+        var contents: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { raw in
+                retryingOnInterrupt { Glibc.read(file.rawValue, raw.baseAddress, raw.count) }
+            }
+            if count < 0 { throw .system(SystemCallError(operation: "read", path: path, errno: .current)) }
+            if count == 0 { return contents }
+            contents.append(contentsOf: chunk[0..<count])
+            // It grew after the check: still never more than the limit.
+            guard contents.count <= limit else { throw .tooLarge(path: path, limit: limit) }
+        }
+    }
+
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let parent = path[..<slash]
         return parent.isEmpty ? "/" : String(parent)
+    }
+}
+
+/// Why `AtomicFile.regularFileContents` refused a file.
+public enum BoundedReadError: Error, Hashable, Sendable, CustomStringConvertible {
+    case system(SystemCallError)
+    case notARegularFile(path: String, kind: String)
+    case tooLarge(path: String, limit: Int)
+
+    /// The reason alone, for messages that name the file already.
+    public var reason: String {
+        switch self {
+        case .system(let error): error.errno.text
+        case .notARegularFile(_, let kind): "it is \(kind), not a regular file"
+        case .tooLarge(_, let limit): "larger than \(limit) bytes"
+        }
+    }
+
+    public var errno: Errno? {
+        if case .system(let error) = self { return error.errno }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case .system(let error): "\(error)"
+        case .notARegularFile(let path, _), .tooLarge(let path, _): "\(path): \(reason)"
+        }
     }
 }

@@ -1,4 +1,5 @@
 import GridlockDaemon
+import LinuxSys
 
 let checkConfigCommand = Command(
     name: "check-config",

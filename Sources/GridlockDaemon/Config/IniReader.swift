@@ -31,13 +31,16 @@ struct IniFile: Sendable {
 /// reader returned last. inih calls the handler only for keys, so headers, comments and broken
 /// lines are sorted out here from the raw lines afterwards, following inih's own rules.
 enum IniReader {
+    /// A config is a few kilobytes; a file this large is a mistake (or an attack), not a config.
+    static let maximumFileBytes = 1 << 20
+
     static func read(path: String) -> IniFile {
         var file = IniFile(path: path)
         let bytes: [UInt8]
         do {
-            bytes = try AtomicFile.contents(of: path)
+            bytes = try AtomicFile.regularFileContents(of: path, limit: maximumFileBytes)
         } catch {
-            file.diagnostics.append(ConfigDiagnostic(file: path, line: 0, message: "cannot read: \(error.errno.text)"))
+            file.diagnostics.append(ConfigDiagnostic(file: path, line: 0, message: "cannot read: \(error.reason)"))
             return file
         }
         let lines = splitLines(bytes)
