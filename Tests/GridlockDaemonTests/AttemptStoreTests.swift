@@ -111,8 +111,25 @@ import Testing
     @Test func aDirectoryInPlaceOfTheFileIsUnreadable() throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
-        #expect(AttemptStore.load(from: directory) == .unreadable(
-            SystemCallError(operation: "read", path: directory, errno: Errno(rawValue: EISDIR))))
+        #expect(AttemptStore.load(from: directory) == .unreadable(.notARegularFile(path: directory, kind: "a directory")))
+    }
+
+    @Test("a FIFO in place of the file is unreadable at once (a lockout), never a hang")
+    func aFIFOInPlaceOfTheFileIsUnreadable() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let path = "\(directory)/attempts"
+        try #require(mkfifo(path, 0o600) == 0)
+        #expect(AttemptStore.load(from: path) == .unreadable(.notARegularFile(path: path, kind: "a FIFO")))
+    }
+
+    @Test("a file larger than any state file is unreadable without reading it all")
+    func aHugeFileIsUnreadable() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let path = "\(directory)/attempts"
+        try AtomicFile.write([UInt8](repeating: 0x41, count: 1 << 20), to: path, mode: 0o600)
+        #expect(AttemptStore.load(from: path) == .unreadable(.tooLarge(path: path, limit: 256)))
     }
 
     @Test func missingDirectoryErrorSaysTheDirectoryMustExist() {

@@ -132,4 +132,19 @@ import Testing
         #expect(found.map(\.location.file) == ["\(folder)/missing.evemu"])
         #expect(found.first?.message.contains("does not exist") == true)
     }
+
+    @Test("a FIFO or an oversized file among the drop-ins is a FILE error, never a hang")
+    func nonRegularAndHugeDropIns() throws {
+        let folder = try makeSetup()
+        defer { ConfigFixtures.remove(folder) }
+        try #require(mkfifo("\(folder)/gridlock.conf.d/70-fifo.conf", 0o600) == 0)
+        try String(repeating: "# padding\n", count: 120_000).write(
+            toFile: "\(folder)/gridlock.conf.d/80-huge.conf", atomically: true, encoding: .utf8)
+        chmod("\(folder)/gridlock.conf.d/80-huge.conf", 0o600)
+        let found = problems(folder).map(\.description)
+        #expect(found == [
+            "\(folder)/gridlock.conf.d/70-fifo.conf: cannot read: it is a FIFO, not a regular file",
+            "\(folder)/gridlock.conf.d/80-huge.conf: cannot read: larger than 1048576 bytes",
+        ])
+    }
 }

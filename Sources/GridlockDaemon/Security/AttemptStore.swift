@@ -8,7 +8,7 @@ public enum AttemptLoad: Hashable, Sendable {
     case missing
     case loaded(AttemptState)
     case corrupt(reason: String)
-    case unreadable(SystemCallError)
+    case unreadable(BoundedReadError)
 }
 
 /// Persists `AttemptState` across restarts and power cuts: each save atomically
@@ -17,13 +17,16 @@ public enum AttemptStore {
     public static let fileMode: FileMode = 0o600
 
     public static func load(from path: String) -> AttemptLoad {
-        let bytes: [UInt8]?
+        let bytes: [UInt8]
         do {
-            bytes = try AtomicFile.read(path)
+            // Bounded and non-blocking: a FIFO or a huge file put there is unreadable (a
+            // lockout), never a hang.
+            bytes = try AtomicFile.regularFileContents(of: path, limit: AttemptFileFormat.maximumSize)
+        } catch where error.errno == .noSuchFile {
+            return .missing
         } catch {
             return .unreadable(error)
         }
-        guard let bytes else { return .missing }
         switch AttemptFileFormat.decode(bytes) {
         case .success(let state): return .loaded(state)
         case .failure(let corrupt): return .corrupt(reason: corrupt.reason)
