@@ -12,17 +12,36 @@ public struct FileStatus: Hashable, Sendable {
     public init(path: String) throws(SystemCallError) {
         var info = stat()
         guard stat(path, &info) == 0 else { throw SystemCallError(operation: "stat", path: path, errno: .current) }
+        self.init(info)
+    }
+
+    private init(_ info: stat) {
         owner = info.st_uid
         mode = info.st_mode
+        size = Int(info.st_size)
+        identity = Identity(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
     }
+
+    /// Which file, and which version of it: equal identities before and after reading
+    /// mean nobody replaced or wrote it meanwhile (to the clock's resolution).
+    public struct Identity: Hashable, Sendable {
+        public var device: UInt64
+        public var inode: UInt64
+        public var size: Int64
+        public var modified: Int64
+        public var changed: Int64
+    }
+
+    public private(set) var identity = Identity(device: 0, inode: 0, size: 0, modified: 0, changed: 0)
 
     /// Of an open file: what was opened, whatever the path names by now.
     public init(descriptor: FileDescriptor, path: String) throws(SystemCallError) {
         var info = stat()
         guard fstat(descriptor.rawValue, &info) == 0 else { throw SystemCallError(operation: "fstat", path: path, errno: .current) }
-        owner = info.st_uid
-        mode = info.st_mode
-        size = Int(info.st_size)
+        self.init(info)
     }
 
     /// Bytes, for a regular file.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import GridlockDaemon
 
@@ -32,5 +33,23 @@ import Testing
     func malformedGridIsAnError(text: String) throws {
         let check = try load("[pattern door]\ngrid=\(text)\nhash=\(Self.hash)\n")
         #expect(check.diagnostics.first?.message.hasPrefix("[pattern door] grid: expected ROWSxCOLUMNS") == true)
+    }
+
+    @Test("the snapshot a reload compares before and after reading sees in-place writes, new drop-ins and renames")
+    func snapshotsSeeChanges() throws {
+        let folder = try ConfigFixtures.scratch(["gridlock.conf": "[grid]\nrows=3\n", "gridlock.conf.d/.keep": ""])
+        defer { ConfigFixtures.remove(folder) }
+        let path = "\(folder)/gridlock.conf"
+        let first = ConfigVerdict.snapshot(path)
+        #expect(ConfigVerdict.snapshot(path) == first)
+        try "[grid]\nrows=4\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let rewritten = ConfigVerdict.snapshot(path)
+        #expect(rewritten != first)
+        try "[theme]\nnode=#112233\n".write(toFile: "\(folder)/gridlock.conf.d/50-x.conf", atomically: false, encoding: .utf8)
+        let added = ConfigVerdict.snapshot(path)
+        #expect(added != rewritten)
+        #expect(added.keys.contains("\(folder)/gridlock.conf.d/50-x.conf"))
+        try "[grid]\nrows=4\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(ConfigVerdict.snapshot(path) != added)
     }
 }
