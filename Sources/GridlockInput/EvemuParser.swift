@@ -1,4 +1,5 @@
 import GridlockCore
+import LinuxSys
 
 extension EvemuRecording {
     /// Reads the text `evemu-record` writes. It accepts what libevemu's `evemu_read` and
@@ -15,15 +16,92 @@ extension EvemuRecording {
     public init(parsing text: String, file: String = "<recording>") throws(RecordingError) {
         var parser = EvemuParser(file: file)
         var number = 0
+        var events: [InputEvent] = []
         for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             number += 1
-            try parser.consume(line, number: number)
+            if let event = try parser.consume(line, number: number) { events.append(event) }
         }
-        self = try parser.finish(lastLine: number)
+        self = EvemuRecording(device: try parser.device(lastLine: number), events: events)
     }
 }
 
-/// The state of one parse; `EvemuRecording.init(parsing:file:)` is its only user.
+/// Where a replay's events come from: a recording in memory, or one read from its file
+/// as it is played.
+public protocol RecordedEvents: AnyObject {
+    var device: DeviceDescription { get }
+    /// The next event; nil after the last.
+    func next() throws(RecordingError) -> InputEvent?
+}
+
+/// A recording already in memory (fixtures, tests, a recording made on the fly).
+public final class RecordedEventList: RecordedEvents {
+    public let device: DeviceDescription
+    private let events: [InputEvent]
+    private var index = 0
+
+    public init(_ recording: EvemuRecording) {
+        device = recording.device
+        events = recording.events
+    }
+
+    public func next() throws(RecordingError) -> InputEvent? {
+        guard index < events.count else { return nil }
+        defer { index += 1 }
+        return events[index]
+    }
+}
+
+/// An evemu recording read from its file line by line: the description first, then one
+/// event per call, so a recording of any length is replayed in constant memory, with the
+/// same checks and `FILE:LINE` errors as `EvemuRecording(parsing:)`.
+public final class EvemuFileStream: RecordedEvents {
+    public let device: DeviceDescription
+    private let reader: LineReader
+    private var parser: EvemuParser
+    private var number = 0
+    /// The first event, read while looking for the end of the description.
+    private var pending: InputEvent?
+
+    public init(path: String) throws(RecordingError) {
+        do {
+            reader = try LineReader(path: path)
+        } catch {
+            throw .unreadable(file: path, reason: "\(error.errno.text)")
+        }
+        parser = EvemuParser(file: path)
+        while true {
+            guard let line = try Self.line(reader, path) else { break }
+            number += 1
+            if let event = try parser.consume(line, number: number) {
+                pending = event
+                break
+            }
+        }
+        device = try parser.device(lastLine: number)
+    }
+
+    public func next() throws(RecordingError) -> InputEvent? {
+        if let event = pending {
+            pending = nil
+            return event
+        }
+        while let line = try Self.line(reader, reader.path) {
+            number += 1
+            if let event = try parser.consume(line, number: number) { return event }
+        }
+        return nil
+    }
+
+    private static func line(_ reader: LineReader, _ path: String) throws(RecordingError) -> Substring? {
+        do {
+            return try reader.nextLine()
+        } catch {
+            throw .unreadable(file: path, reason: "\(error.errno.text)")
+        }
+    }
+}
+
+/// The state of one parse, fed one line at a time.
 private struct EvemuParser {
     /// The order evemu reads the parts of a file in.
     enum Stage: Int, Comparable {
@@ -42,19 +120,18 @@ private struct EvemuParser {
     var codes: [UInt16: Set<UInt16>] = [:]
     var maskBytes: [UInt16: Int] = [:]
     var axes: [UInt16: AbsInfo] = [:]
-    var events: [InputEvent] = []
-
     init(file: String) { self.file = file }
 
-    mutating func consume(_ line: Substring, number: Int) throws(RecordingError) {
-        if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return }
+    /// The line's event, for an `E:` line; nil for every other line.
+    mutating func consume(_ line: Substring, number: Int) throws(RecordingError) -> InputEvent? {
+        if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return nil }
         let location = RecordingLocation(file: file, line: number, text: String(line))
         if !sawContent {
             sawContent = true
             // evemu only looks for the version on the first non-empty line.
             hasResolution = Self.formatVersion(line).map { $0 > (1, 1) } ?? false
         }
-        if line.first == "#" { return }
+        if line.first == "#" { return nil }
         guard line.count >= 2, line.dropFirst().first == ":" else {
             throw .malformedLine(location, problem: "expected a `#` comment or an N:, I:, P:, B:, A:, L:, S: or E: line")
         }
@@ -68,19 +145,20 @@ private struct EvemuParser {
         case "A": try enter(.axes, location); try parseAxis(body, location)
         case "L": try enter(.leds, location); try parseState(body, location, what: "LED")
         case "S": try enter(.switches, location); try parseState(body, location, what: "switch")
-        case "E": try enter(.events, location); try parseEvent(body, location)
+        case "E": try enter(.events, location); return try parseEvent(body, location)
         default:
             throw .malformedLine(location, problem: "unknown line type `\(tag):`")
         }
+        return nil
     }
 
-    func finish(lastLine: Int) throws(RecordingError) -> EvemuRecording {
+    /// The description, once its lines have been read (and only then).
+    func device(lastLine: Int) throws(RecordingError) -> DeviceDescription {
         guard stage >= .id else {
             let missing = stage == .start ? "an N: (device name) line" : "an I: (bus vendor product version) line"
             throw .missingDescription(file: file, line: lastLine, problem: "the recording ended without \(missing)")
         }
-        let device = DeviceDescription(name: name, id: id, properties: properties, codes: codes, axes: axes)
-        return EvemuRecording(device: device, events: events)
+        return DeviceDescription(name: name, id: id, properties: properties, codes: codes, axes: axes)
     }
 
     // MARK: Order
@@ -203,7 +281,7 @@ private struct EvemuParser {
 
     // MARK: Events
 
-    mutating func parseEvent(_ body: Substring, _ location: RecordingLocation) throws(RecordingError) {
+    func parseEvent(_ body: Substring, _ location: RecordingLocation) throws(RecordingError) -> InputEvent {
         // evemu-record appends a `# EV_ABS / ABS_X ...` description after the value.
         let data = body.firstIndex(of: "#").map { body[..<$0] } ?? body
         let fields = Self.fields(data)
@@ -214,7 +292,7 @@ private struct EvemuParser {
         let type = try Self.hex(fields[1], digits: 4, location, what: "event type")
         let code = try Self.hex(fields[2], digits: 4, location, what: "event code")
         let value = try Self.decimal(fields[3], location, what: "event value")
-        events.append(InputEvent(time: time, type: type, code: code, value: value))
+        return InputEvent(time: time, type: type, code: code, value: value)
     }
 
     static func time(_ field: Substring, _ location: RecordingLocation) throws(RecordingError) -> Instant {

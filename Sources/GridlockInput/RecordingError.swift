@@ -22,6 +22,8 @@ public enum RecordingError: Error, Hashable, CustomStringConvertible {
     case missingDescription(file: String, line: Int, problem: String)
     /// The writer was given something the text format cannot hold.
     case unwritable(problem: String)
+    /// The file could not be opened or read.
+    case unreadable(file: String, reason: String)
 
     public var location: RecordingLocation? {
         if case .malformedLine(let location, _) = self { location } else { nil }
@@ -35,6 +37,8 @@ public enum RecordingError: Error, Hashable, CustomStringConvertible {
             "\(file):\(line): \(problem)"
         case .unwritable(let problem):
             "cannot write evemu recording: \(problem)"
+        case .unreadable(let file, let reason):
+            "recording \(file): \(reason)"
         }
     }
 }

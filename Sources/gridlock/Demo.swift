@@ -45,7 +45,7 @@ let demoCommand = Command(
     }
     options.onPresent = { scenes.append($0) }
     let runner = try ReplayRunner(options)
-    runner.run()
+    try runner.run()
     try AtomicFile.write(Array(lines.map { $0 + "\n" }.joined().utf8), to: "\(out)/outcomes.jsonl", mode: 0o644)
 
     let keys = keyFrames(scenes)

@@ -32,10 +32,11 @@ let replayCommand = Command(
     let frames = try arguments.option("--frames")
     let recordingPath = try arguments.positionals(count: 1...1, names: "RECORDING.evemu")[0]
     let config = try ConfigLoader.load(path: configPath).config
-    let recording = try DaemonParts.loadRecording(recordingPath)
+    // Streamed: a recording of millions of frames is replayed in constant memory.
+    let events = try EvemuFileStream(path: recordingPath)
     if let frames { try Directory.create(frames) }
-    let runner = try ReplayRunner(.init(config: config, recording: recording, framesDirectory: frames) { print($0) })
-    runner.run()
+    let runner = try ReplayRunner(.init(config: config, events: events, framesDirectory: frames) { print($0) })
+    try runner.run()
     return 0
 }
 

@@ -14,7 +14,8 @@ import LinuxSys
 public final class ReplayRunner: LockShell {
     public struct Options {
         public var config: GridlockConfig
-        public var recording: EvemuRecording
+        /// Read as they are played: a recording from a file needs no memory of its length.
+        public var events: RecordedEvents
         /// Write every presented frame here as PNG (nil: render only).
         public var framesDirectory: String?
         /// Receives each JSON line.
@@ -24,11 +25,15 @@ public final class ReplayRunner: LockShell {
         /// Receives every outcome, as the daemon's `observe` does.
         public var observe: ((Daemon.Outcome) -> Void)?
 
-        public init(config: GridlockConfig, recording: EvemuRecording, framesDirectory: String?, emit: @escaping (String) -> Void) {
+        public init(config: GridlockConfig, events: RecordedEvents, framesDirectory: String?, emit: @escaping (String) -> Void) {
             self.config = config
-            self.recording = recording
+            self.events = events
             self.framesDirectory = framesDirectory
             self.emit = emit
+        }
+
+        public init(config: GridlockConfig, recording: EvemuRecording, framesDirectory: String?, emit: @escaping (String) -> Void) {
+            self.init(config: config, events: RecordedEventList(recording), framesDirectory: framesDirectory, emit: emit)
         }
     }
 
@@ -42,7 +47,7 @@ public final class ReplayRunner: LockShell {
     private var pending: [LockEvent] = []
     private var deadline: Instant?
     private var now: Instant
-    private let origin: Instant
+    private var origin: Instant
     public private(set) var output: DisplayOutput
 
     public init(_ options: Options) throws(ReplayError) {
@@ -53,7 +58,7 @@ public final class ReplayRunner: LockShell {
         do {
             let calibration = try config.touch.calibration.map { values throws(CalibrationError) in try CalibrationMatrix(values: values) } ?? .identity
             pipeline = try TouchPipeline(
-                device: options.recording.device, calibration: calibration, rotation: config.display.rotation, frame: frame)
+                device: options.events.device, calibration: calibration, rotation: config.display.rotation, frame: frame)
         } catch {
             throw .input("\(error)")
         }
@@ -67,7 +72,7 @@ public final class ReplayRunner: LockShell {
         let rotation = config.display.rotation
         output = options.framesDirectory.map { PNGOutput(size: frame, directory: $0, rotation: rotation) }
             ?? NullOutput(size: frame, rotation: rotation)
-        origin = options.recording.events.first?.time ?? .zero
+        origin = .zero
         now = origin
         let renderer: SceneRenderer
         do {
@@ -83,18 +88,32 @@ public final class ReplayRunner: LockShell {
         loop.signalHandler = { [unowned self] _ in supervisor.childExited() }
     }
 
-    /// Plays the whole recording and lets every pending timer run out.
-    public func run() {
+    /// Plays the whole recording and lets every pending timer run out. A line of the
+    /// recording that cannot be read ends the replay with its `FILE:LINE`.
+    public func run() throws(RecordingError) {
+        let first = try options.events.next()
+        origin = first?.time ?? .zero
+        now = origin
         service.start(at: now)
         drain()
-        for event in options.recording.events {
-            runTimers(until: event.time)
-            now = max(now, event.time)
-            pipeline.feed(event) { touch, time in
-                service.handle(.touch(touch), at: max(now, time))
-                drain()
-            }
+        var next = first
+        while let event = next {
+            try play(event)
+            next = try options.events.next()
         }
+        finish()
+    }
+
+    private func play(_ event: InputEvent) throws(RecordingError) {
+        runTimers(until: event.time)
+        now = max(now, event.time)
+        pipeline.feed(event) { touch, time in
+            service.handle(.touch(touch), at: max(now, time))
+            drain()
+        }
+    }
+
+    private func finish() {
         runTimers(until: nil)
         // Nothing a replay started may outlive it, not even what an action left behind.
         supervisor.stopAll()
