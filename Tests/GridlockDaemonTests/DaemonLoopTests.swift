@@ -114,6 +114,8 @@ final class DaemonLoopTests {
             .action(.output(pattern: "door", line: "relay pulsed")),
             .action(.finished(pattern: "door", duress: false, status: .exited(0))),
         ])
+        // The whole stroke arrived in one read: one frame for it, not one per touch frame.
+        #expect(Array(run.scenes.map(\.message).prefix(3)) == [.prompt, .verifying, .success])
         let success = try #require(run.scenes.lastIndex { $0.message == .success })
         let picture = try PNGFile.read(PNGOutput.framePath(in: frames, index: success))
         let layout = config.gridLayout(frame: Self.frame)

@@ -88,6 +88,7 @@ public final class Daemon {
             layout: config.gridLayout(frame: output.size), settings: config.lockSettings, mode: options.mode,
             attempts: parts.attempts)
         service = LockService(machine: machine, renderer: renderer, output: output, attemptsFile: parts.attemptsFile)
+        service.coalescesFrames = true
         timers = DaemonTimers(loop: loop, watchdogInterval: parts.watchdogInterval)
         do {
             verifier = try BackgroundVerifier(loop: loop) { [unowned self] name in
@@ -212,6 +213,7 @@ public final class Daemon {
             lastTime = max(lastTime, time ?? now)
             service.handle(event, at: lastTime)
         }
+        service.flush()
         latency.noteRound(latestInput: latestInput, presented: service.framesPresented > presentedBefore, now: now)
         if strokeEnded, let worst = latency.endStroke() {
             Journal.log(.debug, "stroke input-to-frame latency: worst \(worst.nanoseconds / 1000) us")

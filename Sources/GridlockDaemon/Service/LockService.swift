@@ -18,6 +18,11 @@ public final class LockService {
     public private(set) var framesPresented = 0
     /// Called with each scene after it was presented (the demo picks key frames with it).
     public var onPresent: ((Scene) -> Void)?
+    /// Draw only the newest scene when `flush()` is called, not every scene on the way: the
+    /// daemon handles a burst of queued touch frames in one round and shows where the
+    /// finger is now (a slow output never falls further behind). A replay draws each.
+    public var coalescesFrames = false
+    private var pendingScene: Scene?
 
     /// `attemptsFile` nil keeps the count in memory only (previews, benchmarks).
     public init(
@@ -59,13 +64,16 @@ public final class LockService {
     /// Draws the current scene again in full (after the display came back).
     public func redraw(at now: Instant) {
         drawnScene = nil
+        pendingScene = nil
         draw(machine.scene(now: now))
     }
 
     private func perform(_ effects: [LockEffect], at now: Instant) {
+        for case .render(let scene) in effects { pendingScene = scene }
         // The new picture first: an action that takes the display over (handover) must find
         // the success frame already presented, not the "Checking…" one.
-        for case .render(let scene) in effects { draw(scene) }
+        let startsAction = effects.contains { if case .runAction = $0 { true } else { false } }
+        if !coalescesFrames || startsAction { flush() }
         var unrecorded = false
         for effect in effects {
             switch effect {
@@ -81,6 +89,13 @@ public final class LockService {
             }
         }
         if unrecorded { handle(.persistFailed, at: now) }
+    }
+
+    /// Presents the newest scene not yet drawn, if any (the end of a round of the loop).
+    public func flush() {
+        guard let scene = pendingScene else { return }
+        pendingScene = nil
+        draw(scene)
     }
 
     private func draw(_ scene: Scene) {
