@@ -72,6 +72,12 @@ public enum AtomicFile {
         }
     }
 
+    /// Puts a finished file in place under its final name in one step (no fsync: for
+    /// output someone may read while it is made, like frames, not for state).
+    public static func move(_ source: String, to destination: String) throws(SystemCallError) {
+        _ = try systemCall("rename to \(destination)", path: source) { rename(source, destination) }
+    }
+
     /// A file a program trusts only so far (a config, a state file): opened without
     /// blocking, so a FIFO or a device put in its place cannot hang the caller, refused
     /// unless it is a regular file, and read up to `limit` bytes.

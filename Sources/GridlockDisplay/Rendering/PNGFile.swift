@@ -3,11 +3,21 @@ import LinuxSys
 
 /// Shadow buffers as PNG files, for tests, the demo and screenshots.
 public enum PNGFile {
+    /// Written under a temporary name and renamed, so whoever watches the folder (a test,
+    /// the demo's viewer) never reads half a frame.
     public static func write(_ buffer: ShadowBuffer, to path: String) throws(RenderError) {
         cairo_surface_flush(buffer.surface)
-        let (status, systemError) = Errno.leftBehind { cairo_surface_write_to_png(buffer.surface, path) }
+        let partial = path + ".partial"
+        let (status, systemError) = Errno.leftBehind { cairo_surface_write_to_png(buffer.surface, partial) }
         guard status == CAIRO_STATUS_SUCCESS else {
+            unlinkIfPresent(partial)
             throw .pngUnwritable(path: path, reason: reason(status, systemError: systemError))
+        }
+        do {
+            try AtomicFile.move(partial, to: path)
+        } catch {
+            unlinkIfPresent(partial)
+            throw .pngUnwritable(path: path, reason: "\(error.errno)")
         }
     }
 
