@@ -15,8 +15,11 @@ let usage = """
                          exit (used by `gridlock bench`)
       --help             show this help
 
-    Signals: SIGTERM/SIGINT stop cleanly, SIGHUP reloads the configuration (a broken
-    one is logged and ignored). Exit status 78 means the configuration is invalid.
+    Signals: SIGTERM/SIGINT stop cleanly (a running action's process group gets SIGTERM,
+    then SIGKILL), SIGHUP reloads the configuration (a broken one is logged and ignored),
+    SIGUSR1 logs how often the event loop woke up and why. Exit status 78 means the
+    configuration is invalid, exactly when `gridlock check-config` says so.
+    Under journald each entry carries a MESSAGE_ID and GRIDLOCK_* fields.
     """
 
 func main() -> Int32 {
