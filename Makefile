@@ -9,7 +9,7 @@ BIN := .build/release
 
 # What building needs; what the tests add (evemu tools, systemd-analyze, and QEMU with
 # busybox and kmod for the real-kernel suite).
-BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libinih-dev libsodium-dev libsystemd-dev fonts-dejavu-core pkg-config
+BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libinih-dev libsodium-dev fonts-dejavu-core pkg-config
 TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils
 
 .PHONY: all deps test-deps install-packages build release demo test test-vm install clean

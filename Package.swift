@@ -20,15 +20,13 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo-ft", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
-        // The native journal protocol (sd_journal_sendv), for LinuxSys's Journal under journald.
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // Linux headers Swift's Glibc module leaves out (epoll, signalfd, timerfd, eventfd,
         // pipe2, pidfd_open, netlink), for LinuxSys alone.
         .systemLibrary(name: "CLinux"),
 
         // Pure Swift; libm only because the standard library's rounding and square root call it on Linux.
         .target(name: "GridlockCore", linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "LinuxSys", dependencies: ["CLinux", "CSystemd", "GridlockCore"]),
+        .target(name: "LinuxSys", dependencies: ["CLinux", "GridlockCore"]),
         .target(name: "GridlockInput", dependencies: ["GridlockCore", "LinuxSys", "CEvdev"]),
         .target(name: "GridlockDisplay", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CDRM"]),
         .target(

@@ -1,4 +1,3 @@
-import CLinux
 import Glibc
 
 /// The sd_notify protocol without linking libsystemd: one datagram per state change to
@@ -20,32 +19,10 @@ public struct SystemdNotifier: Sendable {
     /// (several assignments may be joined with newlines).
     public func notify(_ state: String) throws(SystemCallError) {
         guard let socketPath else { return }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var pathBytes = Array(socketPath.utf8)
-        let isAbstract = pathBytes.first == UInt8(ascii: "@")
-        // Abstract names start with a NUL and are not NUL-terminated; paths are.
-        if isAbstract { pathBytes[0] = 0 } else { pathBytes.append(0) }
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard pathBytes.count <= capacity, !socketPath.utf8.contains(0) else {
-            throw SystemCallError(operation: "sd_notify", path: socketPath, errno: .nameTooLong)
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: pathBytes)
-        }
-        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + pathBytes.count)
-
-        let socketFD = try systemCall("socket(AF_UNIX)") {
-            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        }
-        defer { close(socketFD) }
-        let message = Array(state.utf8)
-        _ = try systemCall("sendto", path: socketPath) {
-            withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                    sendto(socketFD, message, message.count, Int32(MSG_NOSIGNAL), socketAddress, length)
-                }
-            }
+        do {
+            try UnixDatagram.send(Array(state.utf8), to: socketPath)
+        } catch {
+            throw SystemCallError(operation: "sd_notify", path: socketPath, errno: error.errno)
         }
     }
 

@@ -1,3 +1,4 @@
+import Glibc
 @testable import LinuxSys
 import Testing
 
@@ -48,5 +49,23 @@ import Testing
             "GRIDLOCK_EVENT=attempt\\nX=1",
             "GRIDLOCK_RESULT=rejected",
         ])
+    }
+
+    @Test("an entry reaches a journal socket as one datagram of NAME=value lines")
+    func nativeProtocolDatagram() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let path = "\(directory)/journal"
+        let journal = try NotifySocket(boundTo: path, abstract: false)
+        let items = Journal.entry(.notice, "attempt accepted: pattern door (5 nodes)", JournalFields(
+            messageID: "a024b98382034749a4b5b4e444334750", fields: ["GRIDLOCK_PATTERN": "door"]))
+        try UnixDatagram.send(Journal.datagram(items), to: path)
+        let received = try #require(journal.receive())
+        let lines = received.split(separator: "\n").map(String.init)
+        #expect(lines.first == "MESSAGE=attempt accepted: pattern door (5 nodes)")
+        #expect(lines.contains("PRIORITY=5"))
+        #expect(lines.contains("MESSAGE_ID=a024b98382034749a4b5b4e444334750"))
+        #expect(lines.contains("GRIDLOCK_PATTERN=door"))
+        #expect(received.hasSuffix("\n"))
     }
 }

@@ -3,7 +3,7 @@ import LinuxSys
 import Testing
 
 /// A datagram socket standing in for systemd's notify socket.
-private final class NotifySocket {
+final class NotifySocket {
     let fd: Int32
 
     init(boundTo name: String, abstract: Bool) throws {
@@ -26,7 +26,7 @@ private final class NotifySocket {
     deinit { close(fd) }
 
     func receive() -> String? {
-        var buffer = [UInt8](repeating: 0, count: 512)
+        var buffer = [UInt8](repeating: 0, count: 4096)
         let count = recv(fd, &buffer, buffer.count, 0)
         return count < 0 ? nil : String(decoding: buffer[0..<count], as: UTF8.self)
     }
