@@ -14,8 +14,10 @@ tests/vm/hid-streams (run with the virtualenv's Python, it needs hid-tools) turn
 into a byte stream that guest/hidplay.c plays into /dev/uhid.
 """
 import ast
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -244,3 +246,448 @@ def source_line(path):
     """`PACKAGE VERSION MEMBER` of a cached test file."""
     with open(os.path.join(os.path.dirname(path), "source")) as f:
         return f.read().strip()
+
+
+# ---------------------------------------------------------------------------------------------
+# hid-tools (PyPI) in a virtualenv under cache/, for tests/vm/hid-streams
+
+VENV = os.path.join(vmlib.CACHE, "hidvenv")
+HID_TOOLS = "hid-tools==0.12"
+
+
+def venv_python():
+    """The virtualenv's Python with hid-tools, made on first use (python3-venv, PyPI)."""
+    python = os.path.join(VENV, "bin", "python")
+    stamp = os.path.join(VENV, "complete-" + HID_TOOLS)
+    if not os.path.exists(stamp):
+        shutil.rmtree(VENV, ignore_errors=True)
+        vmlib.log(f"tests/vm: a virtualenv with {HID_TOOLS} from PyPI in {VENV}")
+        made = subprocess.run([sys.executable, "-m", "venv", VENV], capture_output=True, text=True)
+        if made.returncode != 0:
+            raise vmlib.VMError(f"{sys.executable} -m venv failed (apt-get install python3-venv): {made.stderr.strip()}")
+        subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", HID_TOOLS], check=True)
+        open(stamp, "w").close()
+    return python
+
+
+# ---------------------------------------------------------------------------------------------
+# Where the nodes of a config's grid are on the panel
+
+def config_values(text):
+    """{(section, key): value} of a gridlock config (the last one wins, as in gridlockd)."""
+    values, section = {}, ""
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip()
+        elif "=" in line:
+            key, _, value = line.partition("=")
+            values[(section, key.strip())] = value.strip()
+    return values
+
+
+class Geometry:
+    """Maps grid nodes to fractions of the touch panel's axes: the node's centre in the logical
+    frame (vmlib.Grid: GridLayout's geometry), turned back by the rotation
+    (Rotation.physical(fromLogical:)), then through the inverse of the calibration matrix
+    (which gridlockd applies to raw normalised touches)."""
+
+    def __init__(self, mode=(1280, 800), rotation=0, rows=3, columns=3, size=0.8, calibration=None):
+        self.mode, self.rotation = tuple(mode), rotation
+        self.calibration = calibration or (1, 0, 0, 0, 1, 0)
+        width, height = self.mode
+        self.logical = (height, width) if rotation in (90, 270) else (width, height)
+        self.grid = vmlib.Grid(*self.logical, rows=rows, columns=columns, size=size)
+
+    @classmethod
+    def from_config(cls, text, mode):
+        v = config_values(text)
+        m = re.fullmatch(r"(\d+)x(\d+)(@\d+)?", v.get(("display", "mode"), ""))
+        calibration = v.get(("touch", "calibration"))
+        return cls(mode=(int(m.group(1)), int(m.group(2))) if m else mode,
+                   rotation=int(v.get(("display", "rotation"), "0")),
+                   rows=int(v.get(("grid", "rows"), "3")), columns=int(v.get(("grid", "columns"), "3")),
+                   size=float(v.get(("grid", "size"), "0.8")),
+                   calibration=tuple(float(x) for x in calibration.split()) if calibration else None)
+
+    def point(self, node):
+        lx, ly = self.grid.centre(node)
+        x, y = lx / self.logical[0], ly / self.logical[1]
+        x, y = {0: (x, y), 90: (1 - y, x), 180: (1 - x, 1 - y), 270: (y, 1 - x)}[self.rotation]
+        a, b, c, d, e, f = self.calibration
+        det = a * e - b * d
+        x, y = x - c, y - f
+        return ((e * x - b * y) / det, (a * y - d * x) / det)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scripts: what the helper plays for one device
+
+CORRECT, WRONG, SHORT = [1, 2, 3, 6, 9], [1, 4, 7, 8, 9], [1, 2]
+RESTING_NODE = 7  # where the second finger rests: on no node of CORRECT
+FRAME_MS, STEPS = 12, 4  # a frame every 12 ms, 4 frames from one node to the next
+OUTCOME = ["attempt ", "stroke cancelled", "locked out"]
+UNLOCKED = ["action-ran", "attempt rejected", "attempt too short", "stroke cancelled", "locked out"]
+
+
+def contact(finger, point, down=True):
+    return {"finger": finger, "x": point[0], "y": point[1], "down": down}
+
+
+def stroke_frames(points, lift=True, resting=None, hold_ms=0):
+    """The primary finger down on points[0], gliding through the others, held still for
+    `hold_ms`, lifted; with `resting`, a second finger lands there when the first reaches
+    points[1], stays still, and lifts three frames after the first. A finger held still is
+    reported in every frame, as panels do (hid-multitouch releases a Win8 device's contacts
+    that go unreported for 100 ms)."""
+    track = [points[0]]
+    for a, b in zip(points, points[1:]):
+        track += [(a[0] + (b[0] - a[0]) * i / STEPS, a[1] + (b[1] - a[1]) * i / STEPS) for i in range(1, STEPS + 1)]
+    frames = []
+    for i, p in enumerate(track):
+        fingers = [contact("a", p)] + ([contact("b", resting)] if resting and i >= STEPS else [])
+        frames.append({"dt_ms": FRAME_MS, "contacts": fingers})
+    frames += [frames[-1]] * (hold_ms // FRAME_MS)
+    if lift:
+        frames.append({"dt_ms": FRAME_MS, "contacts": [contact("a", track[-1], False)]
+                       + ([contact("b", resting)] if resting else [])})
+        if resting:
+            frames += [{"dt_ms": FRAME_MS, "contacts": [contact("b", resting)]}] * 3
+            frames.append({"dt_ms": FRAME_MS, "contacts": [contact("b", resting, False)]})
+    return frames
+
+
+def device_ready(device):
+    """Create the device; once gridlockd reads a node of it, list its nodes and check its mode."""
+    return [{"op": "mark", "text": f"{device.key} created"}, {"op": "create"},
+            {"op": "open", "timeout_ms": 15000, "stable_ms": 300},
+            {"op": "sync", "needles": ["reading touches from"], "timeout_ms": 5000},
+            {"op": "list"}, {"op": "input-mode"}]
+
+
+def attempt(device, part, nodes, geometry, feedback_ms, needles=OUTCOME, resting=False):
+    points = [geometry.point(n) for n in nodes]
+    rest = geometry.point(RESTING_NODE) if resting else None
+    return [{"op": "mark", "text": f"{device.key} {part}"},
+            {"op": "frames", "frames": stroke_frames(points, resting=rest)},
+            {"op": "sync", "needles": needles, "timeout_ms": 8000},
+            {"op": "pause", "ms": feedback_ms + 150}]
+
+
+def vanish(device, geometry):
+    """A finger drawing 1-4-7-8 (long enough to count as a wrong attempt if it were taken
+    as one), held there, and the device destroyed under it."""
+    points = [geometry.point(n) for n in WRONG[:4]]
+    return [{"op": "mark", "text": f"{device.key} vanish"},
+            {"op": "frames", "frames": stroke_frames(points, lift=False, hold_ms=500)}, {"op": "destroy"},
+            {"op": "sync", "needles": ["stroke cancelled", " lost: "], "timeout_ms": 3000}]
+
+
+def touchscreen_script(device, geometry, feedback_ms, full=True):
+    script = device_ready(device) + attempt(device, "correct", CORRECT, geometry, feedback_ms, UNLOCKED)
+    if not full:
+        return script + [{"op": "mark", "text": f"{device.key} end"}, {"op": "destroy"},
+                         {"op": "sync", "needles": [" lost: "], "timeout_ms": 3000}]
+    return (script + attempt(device, "wrong", WRONG, geometry, feedback_ms)
+            + attempt(device, "short", SHORT, geometry, feedback_ms)
+            + attempt(device, "resting", CORRECT, geometry, feedback_ms, UNLOCKED, resting=True)
+            + vanish(device, geometry))
+
+
+def refused_script(device):
+    """A device gridlockd must leave alone: created, its nodes judged, destroyed."""
+    return [{"op": "mark", "text": f"{device.key} created"}, {"op": "create"},
+            {"op": "sync", "needles": [device.name], "timeout_ms": 5000},
+            {"op": "pause", "ms": 500}, {"op": "list"},
+            {"op": "mark", "text": f"{device.key} end"}, {"op": "destroy"}]
+
+
+def stroke_script(device, geometry, nodes, settle_ms):
+    """By hand: one stroke through `nodes`, then the device stays for `settle_ms`."""
+    return device_ready(device) + [
+        {"op": "mark", "text": f"{device.key} stroke"},
+        {"op": "frames", "frames": stroke_frames([geometry.point(n) for n in nodes])},
+        {"op": "sync", "needles": OUTCOME, "timeout_ms": 8000},
+        {"op": "pause", "ms": settle_ms}, {"op": "mark", "text": f"{device.key} end"}, {"op": "destroy"}]
+
+
+def generate(path, jobs, folder):
+    """Runs hid-streams for [(device, script)]; returns ({guest path: stream bytes}, {key: summary})."""
+    request = {"test_file": path, "jobs": [
+        {"device": d.key, "out": os.path.join(folder, d.key + ".bin"), "script": s} for d, s in jobs]}
+    out = subprocess.run([venv_python(), os.path.join(HERE, "hid-streams")], input=json.dumps(request),
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise vmlib.VMError("hid-streams failed:\n" + out.stderr)
+    files = {}
+    for d, _ in jobs:
+        with open(os.path.join(folder, d.key + ".bin"), "rb") as f:
+            files[f"job/hid/{d.key}.bin"] = f.read()
+    return files, json.loads(out.stdout)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading what happened: the helper's lines and gridlockd's, from the daemon's log file
+
+INPUT_PROP_DIRECT = 0x01
+ABS_X, ABS_Y, ABS_MT_POSITION_X, ABS_MT_POSITION_Y = 0x00, 0x01, 0x35, 0x36
+BTN_TOOL_PEN, BTN_TOUCH, BTN_STYLUS = 0x140, 0x14A, 0x14B
+
+
+def bitmap(text):
+    """A sysfs capability bitmap ("1 0 3", commas here, most significant word first) as an int."""
+    value = 0
+    for word in text.split(","):
+        value = (value << 64) | int(word or "0", 16)
+    return value
+
+
+class Node:
+    def __init__(self, path, props, abs_bits, key_bits, name):
+        self.path, self.name = path, name
+        self.props, self.abs, self.key = bitmap(props), bitmap(abs_bits), bitmap(key_bits)
+
+    def has_abs(self, code):
+        return bool(self.abs >> code & 1)
+
+    def has_key(self, code):
+        return bool(self.key >> code & 1)
+
+    @property
+    def kernel_touchscreen(self):
+        """What the kernel's capabilities make a touchscreen, read from sysfs, not by gridlock:
+        a direct device with multitouch positions (or X/Y and BTN_TOUCH), no pen."""
+        direct = bool(self.props >> INPUT_PROP_DIRECT & 1)
+        mt = self.has_abs(ABS_MT_POSITION_X) and self.has_abs(ABS_MT_POSITION_Y)
+        st = self.has_abs(ABS_X) and self.has_abs(ABS_Y) and self.has_key(BTN_TOUCH)
+        pen = self.has_key(BTN_TOOL_PEN) or self.has_key(BTN_STYLUS)
+        return direct and (mt or st) and not pen
+
+    def short(self):
+        return self.path.rsplit("/", 1)[-1]
+
+
+class Played:
+    """One device's part of the log, split at the helper's marks."""
+
+    def __init__(self, device, text):
+        self.device, self.text = device, text
+        # gridlockd's lines by the helper's marks; the helper's own lines apart.
+        self.sections, self.helper, self.daemon = {}, [], []
+        self.driver, self.nodes = None, []
+        current = "before"
+        for line in text.splitlines():
+            m = re.match(r"GRIDLOCK-HID: ([\d.]+) (.*)$", line)
+            if m:
+                body = m.group(2)
+                self.helper.append((float(m.group(1)), body))
+                mark = re.match(rf"mark {re.escape(device.key)} (\S+)$", body)
+                if mark:
+                    current = mark.group(1)
+                    self.sections.setdefault(current, [])
+                    continue
+                bound = re.match(r"hid-device \S+ driver=(\S+)", body)
+                if bound:
+                    self.driver = bound.group(1)
+                node = re.match(r"node (\S+) \S+ props=(\S*) abs=(\S*) key=(\S*) name=(.*)$", body)
+                if node:
+                    self.nodes.append(Node(*node.groups()))
+                continue
+            self.daemon.append(line)
+            self.sections.setdefault(current, []).append(line)
+
+    def section(self, name):
+        return "\n".join(self.sections.get(name, []))
+
+    def seconds(self):
+        return self.helper[-1][0] if self.helper else 0.0
+
+    def failures(self):
+        return [body for _, body in self.helper if body.startswith(("FAILED", "error"))]
+
+    def chosen(self):
+        m = re.search(r"reading touches from (/dev/input/event\d+)", self.section("created"))
+        return m.group(1) if m else None
+
+    def skipped(self):
+        """{node path: gridlockd's reason} from its choice lines."""
+        return dict(re.findall(r'skipped (/dev/input/event\d+) "[^"]*": (.*)', "\n".join(self.daemon)))
+
+    def node_summary(self):
+        return ", ".join(f"{n.short()} \"{n.name}\"{' (touchscreen)' if n.kernel_touchscreen else ''}"
+                         for n in self.nodes) or "none"
+
+
+def judge_attempt(text, expect):
+    """'ok' or what went wrong, for one part of the script: expect is accepted (the action ran),
+    rejected (one failure counted), too-short (not counted) or cancelled (device lost)."""
+    accepted = len(re.findall(r"attempt accepted", text))
+    ran = len(re.findall(r"action-ran", text))
+    rejected = re.findall(r"attempt rejected \((\d+) nodes, (\d+) consecutive failures?\)", text)
+    short = re.findall(r"attempt too short \((\d+) nodes\), not counted", text)
+    cancelled = re.findall(r"stroke cancelled \(([\w-]+)\)", text)
+    dropped = "SYN_DROPPED" in text
+    seen = (f"accepted {accepted}, action {ran}, rejected {len(rejected)}, too short {len(short)}, "
+            f"cancelled {','.join(cancelled) or 0}" + (", SYN_DROPPED" if dropped else ""))
+    if expect == "accepted":
+        ok = accepted == 1 and ran == 1 and not rejected and not short and not cancelled
+    elif expect == "rejected":
+        ok = len(rejected) == 1 and rejected[0][1] == "1" and not accepted and not ran and not short
+    elif expect == "too-short":
+        ok = len(short) == 1 and not rejected and not accepted and not ran
+    else:  # cancelled by the device's loss
+        ok = cancelled == ["device-lost"] and not accepted and not rejected and not short
+    return "ok" if ok else seen
+
+
+def judge(played, full):
+    """The row of the table for a touchscreen: {column: 'ok' or why not}."""
+    device, row = played.device, {}
+    nodes = {n.path: n for n in played.nodes}
+    chosen = played.chosen()
+    row["driver"] = played.driver or "none"
+    row["nodes"] = played.node_summary()
+    row["chosen"] = chosen.rsplit("/", 1)[-1] if chosen else "none"
+    problems = played.failures()
+    if not chosen:
+        problems.append("gridlockd read no node of the device")
+    elif chosen not in nodes:
+        problems.append(f"gridlockd read {chosen}, which is no node of this device")
+    elif not nodes[chosen].kernel_touchscreen:
+        problems.append(f"gridlockd chose {chosen} \"{nodes[chosen].name}\", a sibling, not the touchscreen")
+    row["choice"] = "ok" if not problems else "; ".join(problems)
+    parts = [("correct", "accepted"), ("wrong", "rejected"), ("short", "too-short"), ("resting", "accepted"),
+             ("vanish", "cancelled")] if full else [("correct", "accepted")]
+    for part, expect in parts:
+        row[part] = judge_attempt(played.section(part), expect) if part in played.sections else "not played"
+    row["seconds"] = played.seconds()
+    return row
+
+
+def judge_refused(played):
+    """The row for a device gridlockd must leave alone."""
+    row = {"driver": played.driver or "none", "nodes": played.node_summary(), "chosen": "none"}
+    skipped = played.skipped()
+    problems = played.failures()
+    if any("reading touches from" in line for line in played.daemon):
+        problems.append("gridlockd read one of its nodes")
+    if not played.nodes:
+        problems.append("the kernel made no event node")
+    for n in played.nodes:
+        if not skipped.get(n.path, "").startswith("not a touchscreen"):
+            problems.append(f"no 'not a touchscreen' line for {n.short()} \"{n.name}\"")
+    row["refused"] = "ok" if not problems else "; ".join(problems)
+    row["why"] = "; ".join(sorted(set(skipped.get(n.path, "?").replace("not a touchscreen: ", "") for n in played.nodes)))
+    row["seconds"] = played.seconds()
+    return row
+
+
+# ---------------------------------------------------------------------------------------------
+# The matrix (tests/vm/suite): every device of the kernel's file, one after another, one boot
+
+class Matrix:
+    """Parts for the suite's run_boot: one per device of the kernel's file. The first part to
+    run loads the HID modules and starts gridlockd with `config` (evdev, device=auto); each
+    part plays its device and judges the daemon's log; `rows` fills the table."""
+
+    def __init__(self, config, mode, feedback_ms, full=lambda device: True):
+        self.path = test_file()
+        self.source = source_line(self.path)
+        found = read_test_file(self.path)
+        self.unreadable = [d for d in found if not isinstance(d, Device)]
+        self.devices = [d for d in found if isinstance(d, Device)]
+        self.config, self.mode, self.feedback_ms = config, mode, feedback_ms
+        self.full = {d.key: d.is_touchscreen and full(d) for d in self.devices}
+        self.rows, self.summaries = {}, {}
+
+    def files(self, folder):
+        geometry = Geometry.from_config(self.config, self.mode)
+        jobs = [(d, touchscreen_script(d, geometry, self.feedback_ms, self.full[d.key]) if d.is_touchscreen
+                 else refused_script(d)) for d in self.devices]
+        files, self.summaries = generate(self.path, jobs, folder)
+        files["etc/gridlock/gridlock.conf"] = self.config
+        return files
+
+    @staticmethod
+    def title(device):
+        what = "touchscreen" if device.is_touchscreen else f"{device.application.lower()}, to be left alone"
+        return f"H. {device.key} {device.ids} ({what})"
+
+    def parts(self):
+        return [(self.title(d), self.part(d)) for d in self.devices]
+
+    def ready(self, ctx, vm, state):
+        """gridlockd running with the matrix's config, the HID modules loaded."""
+        if state.get("hid-ok") and vm.sh("kill -0 $(cat /run/gridlock-vm/daemon.pid)", check=False)[0] == 0:
+            return
+        status, out = vm.sh("gridlock-vm hid-modules", check=False)
+        ctx.check("uhid, hid-multitouch and hid-generic load, /dev/uhid exists", status == 0, out)
+        if vm.sh("test -s /run/gridlock-vm/daemon.pid && kill -0 $(cat /run/gridlock-vm/daemon.pid)",
+                 check=False)[0] == 0:
+            vm.sh("gridlock-vm signal TERM; gridlock-vm wait-exit 15", check=False)
+        vm.sh("rm -f /var/lib/gridlock/attempts")
+        mark = len(vm.serial())
+        vm.sh("gridlock-vm start /etc/gridlock/gridlock.conf")
+        try:
+            m = vm.wait_serial(r"gridlockd\| .*gridlockd starting: display drm|GRIDLOCK-VM: exit-status \d+", 20, mark)
+            ctx.check("gridlockd starts (drm, evdev device=auto) with no touch device yet", "exit-status" not in m.group(0),
+                      m.group(0))
+        except vmlib.VMError as error:
+            ctx.check("gridlockd starts (drm, evdev device=auto)", False, str(error))
+        state["hid-ok"] = True
+
+    def part(self, device):
+        def body(ctx, vm, grid, state):
+            state["hid-ok"] = state.get("hid-ok") and state.get("ok", True)
+            state["ok"] = True
+            self.ready(ctx, vm, state)
+            status, out = vm.sh(f"gridlock-vm hid-play /job/hid/{device.key}.bin", check=False, timeout=200)
+            played = Played(device, out)
+            if device.is_touchscreen:
+                row = judge(played, self.full[device.key])
+            else:
+                row = judge_refused(played)
+            self.rows[device.key] = row
+            ctx.check(f"driver {row['driver']}; event nodes: {row['nodes']}", bool(played.nodes),
+                      "the kernel made no event node")
+            if device.is_touchscreen:
+                ctx.check(f"gridlockd chose {row['chosen']}, the touchscreen", row["choice"] == "ok", row["choice"])
+                for part, label in (("correct", "the correct pattern unlocks (action marker)"),
+                                    ("wrong", "the wrong one counts one failure"),
+                                    ("short", "the too-short one counts none"),
+                                    ("resting", "a resting second finger changes nothing: it unlocks"),
+                                    ("vanish", "the device vanishing mid-stroke cancels it, uncounted")):
+                    if part in row:
+                        ctx.check(label, row[part] == "ok", row[part])
+            else:
+                ctx.check(f"gridlockd leaves it alone ({row['why']})", row["refused"] == "ok", row["refused"])
+            ctx.check("the helper played the whole stream", status == 0, f"hidplay exit status {status}")
+        return body
+
+    # -- the table of docs/testing.md ---------------------------------------------------------------
+
+    def table(self):
+        lines = ["| device | VID:PID | report style | slots | node chosen (driver) | correct | wrong | too short "
+                 "| 2nd finger resting | vanishes | s |", "|" + "---|" * 11]
+        mark = {"ok": "ok", None: "-"}
+        for d in self.devices:
+            row, info = self.rows.get(d.key), self.summaries.get(d.key, {})
+            if row is None:
+                continue
+            style = info.get("style", "?")
+            if d.is_touchscreen:
+                cells = [row.get(p) for p in ("correct", "wrong", "short", "resting", "vanish")]
+                if row.get("resting") == "ok" and info.get("max_contacts", 2) < 2:
+                    cells[3] = "ok (1 contact: no 2nd)"
+                chosen = row["chosen"] if row["choice"] == "ok" else f"FAIL: {row['choice']}"
+            else:
+                cells = [f"left alone: {row['why']}" if row["refused"] == "ok" else f"FAIL: {row['refused']}"] + [""] * 4
+                chosen = "none"
+            cells = [mark.get(c, f"FAIL: {c}") if c != "" and not (c or "").startswith(("ok (", "left alone", "FAIL"))
+                     else c for c in cells]
+            lines.append(f"| {d.key} | {d.ids}{'*' if d.ids_from == 'name' else ''} | {style} | "
+                         f"{info.get('max_contacts', '?')} | {chosen} ({row['driver']}) | " + " | ".join(cells)
+                         + f" | {row['seconds']:.1f} |")
+        return "\n".join(lines)
