@@ -328,6 +328,8 @@ class Geometry:
 CORRECT, WRONG, SHORT = [1, 2, 3, 6, 9], [1, 4, 7, 8, 9], [1, 2]
 RESTING_NODE = 7  # where the second finger rests: on no node of CORRECT
 FRAME_MS, STEPS = 12, 4  # a frame every 12 ms, 4 frames from one node to the next
+# After an attempt's log line, the error or success feedback (which ignores input) must be over.
+FEEDBACK_MARGIN_MS = 150
 OUTCOME = ["attempt ", "stroke cancelled", "locked out"]
 UNLOCKED = ["action-ran", "attempt rejected", "attempt too short", "stroke cancelled", "locked out"]
 
@@ -362,7 +364,7 @@ def stroke_frames(points, lift=True, resting=None, hold_ms=0):
 def device_ready(device):
     """Create the device; once gridlockd reads a node of it, list its nodes and check its mode."""
     return [{"op": "mark", "text": f"{device.key} created"}, {"op": "create"},
-            {"op": "open", "timeout_ms": 15000, "stable_ms": 300},
+            {"op": "open", "timeout_ms": 15000, "stable_ms": 50},
             {"op": "sync", "needles": ["reading touches from"], "timeout_ms": 5000},
             {"op": "list"}, {"op": "input-mode"}]
 
@@ -373,7 +375,7 @@ def attempt(device, part, nodes, geometry, feedback_ms, needles=OUTCOME, resting
     return [{"op": "mark", "text": f"{device.key} {part}"},
             {"op": "frames", "frames": stroke_frames(points, resting=rest)},
             {"op": "sync", "needles": needles, "timeout_ms": 8000},
-            {"op": "pause", "ms": feedback_ms + 150}]
+            {"op": "pause", "ms": feedback_ms + FEEDBACK_MARGIN_MS}]
 
 
 def vanish(device, geometry):
@@ -381,7 +383,7 @@ def vanish(device, geometry):
     as one), held there, and the device destroyed under it."""
     points = [geometry.point(n) for n in WRONG[:4]]
     return [{"op": "mark", "text": f"{device.key} vanish"},
-            {"op": "frames", "frames": stroke_frames(points, lift=False, hold_ms=500)}, {"op": "destroy"},
+            {"op": "frames", "frames": stroke_frames(points, lift=False, hold_ms=250)}, {"op": "destroy"},
             {"op": "sync", "needles": ["stroke cancelled", " lost: "], "timeout_ms": 3000}]
 
 

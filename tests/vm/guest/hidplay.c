@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <linux/uhid.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -272,6 +273,12 @@ int main(int argc, char **argv) {
 	}
 	uhid = open("/dev/uhid", O_RDWR | O_CLOEXEC | O_NONBLOCK);
 	if (uhid < 0) die("open /dev/uhid");
+	/* A panel reports on its own clock, whatever the host is busy with. The guest has one
+	 * CPU: without a real-time priority a busy gridlockd can hold this helper back for more
+	 * than the 100 ms after which hid-multitouch releases a Win8 device's silent contacts
+	 * (MT_QUIRK_STICKY_FINGERS), which cuts a stroke in two no real device would cut. */
+	struct sched_param rt = {.sched_priority = 10};
+	if (sched_setscheduler(0, SCHED_FIFO, &rt) < 0) say("no real-time priority: %s", strerror(errno));
 
 	double last = now();
 	for (long at = 8; at + 8 <= length;) {
