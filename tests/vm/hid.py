@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -580,6 +581,11 @@ def judge_refused(played):
     for n in played.nodes:
         if not skipped.get(n.path, "").startswith("not a touchscreen"):
             problems.append(f"no 'not a touchscreen' line for {n.short()} \"{n.name}\"")
+    daemon = "\n".join(played.daemon)
+    for n in played.nodes:
+        said = daemon.count(f"skipped {n.path} \"")
+        if said > 1:
+            problems.append(f"{n.short()}'s line said {said} times, not once")
     row["refused"] = "ok" if not problems else "; ".join(problems)
     row["why"] = "; ".join(sorted(set(skipped.get(n.path, "?").replace("not a touchscreen: ", "") for n in played.nodes)))
     row["seconds"] = played.seconds()
@@ -589,24 +595,46 @@ def judge_refused(played):
 # ---------------------------------------------------------------------------------------------
 # The matrix (tests/vm/suite): every device of the kernel's file, one after another, one boot
 
+def rotation_slot(slots, today=None):
+    """Which of `slots` subsets gets the full script in this run: GRIDLOCK_VM_HID_FULL=all
+    (every device), =none, or =N; by default the day (UTC) modulo `slots`, so consecutive
+    days' CI runs cover every device's full script."""
+    choice = os.environ.get("GRIDLOCK_VM_HID_FULL", "")
+    if choice in ("all", "none"):
+        return choice
+    if choice.isdigit():
+        return int(choice) % slots
+    return int((today if today is not None else time.time()) // 86400) % slots
+
+
 class Matrix:
     """Parts for the suite's run_boot: one per device of the kernel's file. The first part to
     run loads the HID modules and starts gridlockd with `config` (evdev, device=auto); each
     part plays its device and judges the daemon's log; `rows` fills the table."""
 
-    def __init__(self, config, mode, feedback_ms, full=lambda device: True):
+    def __init__(self, config, mode, feedback_ms, slots=1):
         self.path = test_file()
         self.source = source_line(self.path)
         found = read_test_file(self.path)
         self.unreadable = [d for d in found if not isinstance(d, Device)]
         self.devices = [d for d in found if isinstance(d, Device)]
         self.config, self.mode, self.feedback_ms = config, mode, feedback_ms
-        self.full = {d.key: d.is_touchscreen and full(d) for d in self.devices}
+        # Every touchscreen gets the correct pattern; the full script (wrong, too short, a
+        # resting second finger, vanishing) goes to one of `slots` subsets, in turn.
+        self.slot = rotation_slot(slots)
+        touch = [d for d in self.devices if d.is_touchscreen]
+        self.full = {d.key: self.slot == "all" or (self.slot != "none" and i % slots == self.slot)
+                     for i, d in enumerate(touch)}
+        self.coverage = ("the full script on every touchscreen" if self.slot == "all" or slots == 1 else
+                         "the correct pattern only" if self.slot == "none" else
+                         f"the full script on touchscreens {self.slot}, {self.slot + slots}, {self.slot + 2 * slots} "
+                         f"... of the file ({sum(self.full.values())} of {len(touch)}; subset {self.slot} of {slots}), "
+                         f"the correct pattern on the others")
         self.rows, self.summaries = {}, {}
 
     def files(self, folder):
         geometry = Geometry.from_config(self.config, self.mode)
-        jobs = [(d, touchscreen_script(d, geometry, self.feedback_ms, self.full[d.key]) if d.is_touchscreen
+        jobs = [(d, touchscreen_script(d, geometry, self.feedback_ms, self.full.get(d.key)) if d.is_touchscreen
                  else refused_script(d)) for d in self.devices]
         files, self.summaries = generate(self.path, jobs, folder)
         files["etc/gridlock/gridlock.conf"] = self.config
@@ -621,8 +649,9 @@ class Matrix:
         return [(self.title(d), self.part(d)) for d in self.devices]
 
     def ready(self, ctx, vm, state):
-        """gridlockd running with the matrix's config, the HID modules loaded."""
-        if state.get("hid-ok") and vm.sh("kill -0 $(cat /run/gridlock-vm/daemon.pid)", check=False)[0] == 0:
+        """gridlockd running with the matrix's config, the HID modules loaded (each part
+        checks that the daemon still runs after its device, so this is done once a boot)."""
+        if state.get("hid-ok"):
             return
         status, out = vm.sh("gridlock-vm hid-modules", check=False)
         ctx.check("uhid, hid-multitouch and hid-generic load, /dev/uhid exists", status == 0, out)
@@ -642,11 +671,14 @@ class Matrix:
 
     def part(self, device):
         def body(ctx, vm, grid, state):
+            started = time.monotonic()
+            # After a failed part (run_boot clears state["ok"]) gridlockd starts afresh.
             state["hid-ok"] = state.get("hid-ok") and state.get("ok", True)
             state["ok"] = True
             self.ready(ctx, vm, state)
             status, out = vm.sh(f"gridlock-vm hid-play /job/hid/{device.key}.bin", check=False, timeout=200)
             played = Played(device, out)
+            alive = re.search(r"^gridlockd (running|gone)$", out, re.M)
             if device.is_touchscreen:
                 row = judge(played, self.full[device.key])
             else:
@@ -664,11 +696,25 @@ class Matrix:
                     if part in row:
                         ctx.check(label, row[part] == "ok", row[part])
             else:
-                ctx.check(f"gridlockd leaves it alone ({row['why']})", row["refused"] == "ok", row["refused"])
+                ctx.check(f"gridlockd leaves it alone, one line per node ({row['why']})", row["refused"] == "ok",
+                          row["refused"])
             ctx.check("the helper played the whole stream", status == 0, f"hidplay exit status {status}")
+            ctx.check("gridlockd runs on, waiting for the next device", alive and alive.group(1) == "running",
+                      alive.group(0) if alive else out[-300:])
+            row["seconds"] = time.monotonic() - started
         return body
 
     # -- the table of docs/testing.md ---------------------------------------------------------------
+
+    def summary(self):
+        touch = [d for d in self.devices if d.is_touchscreen and d.key in self.rows]
+        def passed(d):
+            return all(v == "ok" for k, v in self.rows[d.key].items() if k not in ("driver", "nodes", "chosen", "seconds"))
+        full = [d for d in touch if self.full.get(d.key)]
+        others = [d for d in self.devices if not d.is_touchscreen and d.key in self.rows]
+        return (f"{sum(map(passed, touch))} of {len(touch)} touchscreens pass every row they played "
+                f"({sum(map(passed, full))} of {len(full)} with the full script); "
+                f"{sum(self.rows[d.key]['refused'] == 'ok' for d in others)} of {len(others)} other devices left alone")
 
     def table(self):
         lines = ["| device | VID:PID | report style | slots | node chosen (driver) | correct | wrong | too short "
