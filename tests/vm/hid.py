@@ -507,6 +507,10 @@ class Played:
     def seconds(self):
         return self.helper[-1][0] if self.helper else 0.0
 
+    def stalls(self):
+        """The helper's "stalled N ms" lines: reports that went out late because the guest did not run."""
+        return [int(m.group(1)) for _, body in self.helper for m in [re.match(r"stalled (\d+) ms", body)] if m]
+
     def failures(self):
         return [body for _, body in self.helper if body.startswith(("FAILED", "error"))]
 
@@ -518,9 +522,27 @@ class Played:
         """{node path: gridlockd's reason} from its choice lines."""
         return dict(re.findall(r'skipped (/dev/input/event\d+) "[^"]*": (.*)', "\n".join(self.daemon)))
 
+    def node_cells(self, chosen):
+        """The device's nodes in event order for the table: the part of the name after the
+        device's own ("bare" for none), * if the kernel made it a touchscreen, bold if chosen."""
+        cells = []
+        for n in sorted(self.nodes, key=lambda n: int(re.sub(r"\D", "", n.short()) or 0)):
+            label = n.name[len(self.device.name):].strip() or "bare"
+            label += "*" if n.kernel_touchscreen else ""
+            cells.append(f"**{label}**" if n.path == chosen else label)
+        return ", ".join(cells) or "none"
+
     def node_summary(self):
         return ", ".join(f"{n.short()} \"{n.name}\"{' (touchscreen)' if n.kernel_touchscreen else ''}"
                          for n in self.nodes) or "none"
+
+
+# The columns of a row that are checks (the others describe the device).
+SCRIPTED = ("choice", "correct", "wrong", "short", "resting", "vanish", "refused", "status", "daemon")
+
+
+def row_passed(row):
+    return all(row[k] == "ok" for k in SCRIPTED if k in row)
 
 
 def judge_attempt(text, expect):
@@ -552,6 +574,7 @@ def judge(played, full):
     chosen = played.chosen()
     row["driver"] = played.driver or "none"
     row["nodes"] = played.node_summary()
+    row["node cells"] = played.node_cells(chosen)
     row["chosen"] = chosen.rsplit("/", 1)[-1] if chosen else "none"
     problems = played.failures()
     if not chosen:
@@ -571,7 +594,8 @@ def judge(played, full):
 
 def judge_refused(played):
     """The row for a device gridlockd must leave alone."""
-    row = {"driver": played.driver or "none", "nodes": played.node_summary(), "chosen": "none"}
+    row = {"driver": played.driver or "none", "nodes": played.node_summary(), "chosen": "none",
+           "node cells": played.node_cells(None)}
     skipped = played.skipped()
     problems = played.failures()
     if any("reading touches from" in line for line in played.daemon):
@@ -669,6 +693,17 @@ class Matrix:
             ctx.check("gridlockd starts (drm, evdev device=auto)", False, str(error))
         state["hid-ok"] = True
 
+    def play(self, vm, device):
+        """Plays the device; (hidplay's status, Played, row, gridlockd still running)."""
+        status, out = vm.sh(f"gridlock-vm hid-play /job/hid/{device.key}.bin", check=False, timeout=200)
+        played = Played(device, out)
+        alive = re.search(r"^gridlockd (running|gone)$", out, re.M)
+        row = judge(played, self.full[device.key]) if device.is_touchscreen else judge_refused(played)
+        row["status"] = "ok" if status == 0 else f"hidplay exit status {status}"
+        row["daemon"] = "ok" if alive and alive.group(1) == "running" else \
+            "gridlockd is gone" if alive else "unknown: " + out[-300:]
+        return played, row
+
     def part(self, device):
         def body(ctx, vm, grid, state):
             started = time.monotonic()
@@ -676,13 +711,18 @@ class Matrix:
             state["hid-ok"] = state.get("hid-ok") and state.get("ok", True)
             state["ok"] = True
             self.ready(ctx, vm, state)
-            status, out = vm.sh(f"gridlock-vm hid-play /job/hid/{device.key}.bin", check=False, timeout=200)
-            played = Played(device, out)
-            alive = re.search(r"^gridlockd (running|gone)$", out, re.M)
-            if device.is_touchscreen:
-                row = judge(played, self.full[device.key])
-            else:
-                row = judge_refused(played)
+            played, row = self.play(vm, device)
+            if not row_passed(row) and played.stalls():
+                # The guest stood still long enough for hid-multitouch to lift the finger:
+                # host load under TCG, which no panel has. Once more, from a fresh gridlockd.
+                stalls = played.stalls()
+                print(f"        note  the guest stalled ({', '.join(f'{ms} ms' for ms in stalls)}) and a row failed: "
+                      f"{'; '.join(f'{k}: {v}' for k, v in row.items() if k in SCRIPTED and v != 'ok')}; "
+                      "playing the device once more", flush=True)
+                state["hid-ok"] = False
+                self.ready(ctx, vm, state)
+                played, row = self.play(vm, device)
+                row["retried"] = f"after a guest stall of {max(stalls)} ms"
             self.rows[device.key] = row
             ctx.check(f"driver {row['driver']}; event nodes: {row['nodes']}", bool(played.nodes),
                       "the kernel made no event node")
@@ -698,9 +738,8 @@ class Matrix:
             else:
                 ctx.check(f"gridlockd leaves it alone, one line per node ({row['why']})", row["refused"] == "ok",
                           row["refused"])
-            ctx.check("the helper played the whole stream", status == 0, f"hidplay exit status {status}")
-            ctx.check("gridlockd runs on, waiting for the next device", alive and alive.group(1) == "running",
-                      alive.group(0) if alive else out[-300:])
+            ctx.check("the helper played the whole stream", row["status"] == "ok", row["status"])
+            ctx.check("gridlockd runs on, waiting for the next device", row["daemon"] == "ok", row["daemon"])
             row["seconds"] = time.monotonic() - started
         return body
 
@@ -709,33 +748,33 @@ class Matrix:
     def summary(self):
         touch = [d for d in self.devices if d.is_touchscreen and d.key in self.rows]
         def passed(d):
-            return all(v == "ok" for k, v in self.rows[d.key].items() if k not in ("driver", "nodes", "chosen", "seconds"))
+            return row_passed(self.rows[d.key])
         full = [d for d in touch if self.full.get(d.key)]
         others = [d for d in self.devices if not d.is_touchscreen and d.key in self.rows]
+        replayed = [d.key for d in self.devices if "retried" in self.rows.get(d.key, {})]
         return (f"{sum(map(passed, touch))} of {len(touch)} touchscreens pass every row they played "
                 f"({sum(map(passed, full))} of {len(full)} with the full script); "
-                f"{sum(self.rows[d.key]['refused'] == 'ok' for d in others)} of {len(others)} other devices left alone")
+                f"{sum(passed(d) for d in others)} of {len(others)} other devices left alone"
+                + (f"; played again after a guest stall: {', '.join(replayed)}" if replayed else ""))
 
     def table(self):
-        lines = ["| device | VID:PID | report style | slots | node chosen (driver) | correct | wrong | too short "
-                 "| 2nd finger resting | vanishes | s |", "|" + "---|" * 11]
-        mark = {"ok": "ok", None: "-"}
+        lines = ["| device | VID:PID | report style | slots | driver | event nodes | correct | wrong | too short "
+                 "| 2nd finger resting | vanishes | s |", "|" + "---|" * 12]
         for d in self.devices:
             row, info = self.rows.get(d.key), self.summaries.get(d.key, {})
             if row is None:
                 continue
-            style = info.get("style", "?")
+            nodes = row["node cells"] if row.get("choice", "ok") == "ok" else f"{row['node cells']} FAIL: {row['choice']}"
             if d.is_touchscreen:
-                cells = [row.get(p) for p in ("correct", "wrong", "short", "resting", "vanish")]
-                if row.get("resting") == "ok" and info.get("max_contacts", 2) < 2:
-                    cells[3] = "ok (1 contact: no 2nd)"
-                chosen = row["chosen"] if row["choice"] == "ok" else f"FAIL: {row['choice']}"
+                cells = [{"ok": "ok", None: "-"}.get(row.get(p), f"FAIL: {row.get(p)}")
+                         for p in ("correct", "wrong", "short", "resting", "vanish")]
             else:
                 cells = [f"left alone: {row['why']}" if row["refused"] == "ok" else f"FAIL: {row['refused']}"] + [""] * 4
-                chosen = "none"
-            cells = [mark.get(c, f"FAIL: {c}") if c != "" and not (c or "").startswith(("ok (", "left alone", "FAIL"))
-                     else c for c in cells]
-            lines.append(f"| {d.key} | {d.ids}{'*' if d.ids_from == 'name' else ''} | {style} | "
-                         f"{info.get('max_contacts', '?')} | {chosen} ({row['driver']}) | " + " | ".join(cells)
-                         + f" | {row['seconds']:.1f} |")
+            for key in ("status", "daemon"):
+                if row.get(key, "ok") != "ok":
+                    cells[0] += f" FAIL: {row[key]}"
+            seconds = f"{row['seconds']:.1f}" + (f" (played again {row['retried']})" if "retried" in row else "")
+            lines.append(f"| {d.key} | {d.ids}{'*' if d.ids_from == 'name' else ''} | {info.get('style', '?')} | "
+                         f"{info.get('max_contacts', '?')} | {row['driver']} | {nodes} | " + " | ".join(cells)
+                         + f" | {seconds} |")
         return "\n".join(lines)

@@ -132,6 +132,15 @@ static void handle(void) {
 	}
 }
 
+/* A report (or the destroy after the last one) that goes out this late means the guest did
+ * not run: TCG on a busy host. No panel stalls like that, and hid-multitouch releases the
+ * contacts of a Win8 device that stays silent for 100 ms (MT_QUIRK_STICKY_FINGERS), which
+ * lifts the finger mid-stroke. Said so that the host knows the run was not a panel's. */
+#define STALL_SECONDS 0.08
+static void stalled(double late) {
+	if (late > STALL_SECONDS) say("stalled %.0f ms: a report went out that late (the guest did not run)", late * 1000);
+}
+
 /* Serves the kernel until `deadline` (monotonic seconds). */
 static void serve_until(double deadline) {
 	for (;;) {
@@ -334,7 +343,9 @@ int main(int argc, char **argv) {
 		case R_INPUT: {
 			struct uhid_event ev;
 			memset(&ev, 0, sizeof ev);
-			serve_until(last + u32(p) / 1e6);
+			double due = last + u32(p) / 1e6;
+			serve_until(due);
+			stalled(now() - due);
 			ev.type = UHID_INPUT2;
 			ev.u.input2.size = size - 4;
 			memcpy(ev.u.input2.data, p + 4, size - 4);
@@ -398,6 +409,7 @@ int main(int argc, char **argv) {
 		case R_DESTROY: {
 			struct uhid_event ev;
 			memset(&ev, 0, sizeof ev);
+			stalled(now() - last);
 			ev.type = UHID_DESTROY;
 			if (write(uhid, &ev, sizeof ev) < 0) die("UHID_DESTROY");
 			created = 0;
