@@ -77,9 +77,6 @@ class Device:
     def ids(self):
         return f"{self.vendor:04x}:{self.product:04x}"
 
-    def as_dict(self):
-        return {k: v for k, v in vars(self).items()}
-
 
 # ---------------------------------------------------------------------------------------------
 # Reading the kernel's file
@@ -504,9 +501,6 @@ class Played:
     def section(self, name):
         return "\n".join(self.sections.get(name, []))
 
-    def seconds(self):
-        return self.helper[-1][0] if self.helper else 0.0
-
     def stalls(self):
         """The helper's "stalled N ms" lines: reports that went out late because the guest did not run."""
         return [int(m.group(1)) for _, body in self.helper for m in [re.match(r"stalled (\d+) ms", body)] if m]
@@ -588,7 +582,6 @@ def judge(played, full):
              ("vanish", "cancelled")] if full else [("correct", "accepted")]
     for part, expect in parts:
         row[part] = judge_attempt(played.section(part), expect) if part in played.sections else "not played"
-    row["seconds"] = played.seconds()
     return row
 
 
@@ -612,14 +605,13 @@ def judge_refused(played):
             problems.append(f"{n.short()}'s line said {said} times, not once")
     row["refused"] = "ok" if not problems else "; ".join(problems)
     row["why"] = "; ".join(sorted(set(skipped.get(n.path, "?").replace("not a touchscreen: ", "") for n in played.nodes)))
-    row["seconds"] = played.seconds()
     return row
 
 
 # ---------------------------------------------------------------------------------------------
 # The matrix (tests/vm/suite): every device of the kernel's file, one after another, one boot
 
-def rotation_slot(slots, today=None):
+def rotation_slot(slots):
     """Which of `slots` subsets gets the full script in this run: GRIDLOCK_VM_HID_FULL=all
     (every device), =none, or =N; by default the day (UTC) modulo `slots`, so consecutive
     days' CI runs cover every device's full script."""
@@ -628,7 +620,7 @@ def rotation_slot(slots, today=None):
         return choice
     if choice.isdigit():
         return int(choice) % slots
-    return int((today if today is not None else time.time()) // 86400) % slots
+    return int(time.time() // 86400) % slots
 
 
 class Matrix:
@@ -654,7 +646,7 @@ class Matrix:
                          f"the full script on touchscreens {self.slot}, {self.slot + slots}, {self.slot + 2 * slots} "
                          f"... of the file ({sum(self.full.values())} of {len(touch)}; subset {self.slot} of {slots}), "
                          f"the correct pattern on the others")
-        self.rows, self.summaries = {}, {}
+        self.rows, self.summaries, self.attempted = {}, {}, []
 
     def files(self, folder):
         geometry = Geometry.from_config(self.config, self.mode)
@@ -707,6 +699,7 @@ class Matrix:
     def part(self, device):
         def body(ctx, vm, grid, state):
             started = time.monotonic()
+            self.attempted.append(device.key)
             # After a failed part (run_boot clears state["ok"]) gridlockd starts afresh.
             state["hid-ok"] = state.get("hid-ok") and state.get("ok", True)
             state["ok"] = True
@@ -724,6 +717,7 @@ class Matrix:
                 played, row = self.play(vm, device)
                 row["retried"] = f"after a guest stall of {max(stalls)} ms"
             self.rows[device.key] = row
+            row["seconds"] = time.monotonic() - started
             ctx.check(f"driver {row['driver']}; event nodes: {row['nodes']}", bool(played.nodes),
                       "the kernel made no event node")
             if device.is_touchscreen:
@@ -740,22 +734,24 @@ class Matrix:
                           row["refused"])
             ctx.check("the helper played the whole stream", row["status"] == "ok", row["status"])
             ctx.check("gridlockd runs on, waiting for the next device", row["daemon"] == "ok", row["daemon"])
-            row["seconds"] = time.monotonic() - started
         return body
 
     # -- the table of docs/testing.md ---------------------------------------------------------------
 
     def summary(self):
-        touch = [d for d in self.devices if d.is_touchscreen and d.key in self.rows]
+        # Every device whose part began; one that broke off before its row counts as failed.
+        touch = [d for d in self.devices if d.is_touchscreen and d.key in self.attempted]
         def passed(d):
-            return row_passed(self.rows[d.key])
+            return d.key in self.rows and row_passed(self.rows[d.key])
         full = [d for d in touch if self.full.get(d.key)]
-        others = [d for d in self.devices if not d.is_touchscreen and d.key in self.rows]
+        others = [d for d in self.devices if not d.is_touchscreen and d.key in self.attempted]
         replayed = [d.key for d in self.devices if "retried" in self.rows.get(d.key, {})]
+        broken = [d.key for d in self.devices if d.key in self.attempted and d.key not in self.rows]
         return (f"{sum(map(passed, touch))} of {len(touch)} touchscreens pass every row they played "
                 f"({sum(map(passed, full))} of {len(full)} with the full script); "
                 f"{sum(passed(d) for d in others)} of {len(others)} other devices left alone"
-                + (f"; played again after a guest stall: {', '.join(replayed)}" if replayed else ""))
+                + (f"; played again after a guest stall: {', '.join(replayed)}" if replayed else "")
+                + (f"; broke off before a result: {', '.join(broken)}" if broken else ""))
 
     def table(self):
         lines = ["| device | VID:PID | report style | slots | driver | event nodes | correct | wrong | too short "
