@@ -8,9 +8,10 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 BIN := .build/release
 
 # What building needs; what the tests add (evemu tools, systemd-analyze, and QEMU with
-# busybox and kmod for the real-kernel suite).
+# busybox and kmod for the real-kernel suite; gcc and libc6-dev for its static uhid helper,
+# python3-venv for hid-tools from PyPI in tests/vm/cache/).
 BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libinih-dev libsodium-dev fonts-dejavu-core pkg-config
-TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils
+TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils gcc libc6-dev python3-venv
 
 .PHONY: all deps test-deps install-packages build release demo test test-vm install clean
 

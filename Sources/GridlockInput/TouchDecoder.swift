@@ -52,6 +52,12 @@ public struct TouchDecoder: Sendable {
     /// Stands for a contact whose TRACKING_ID the kernel never passed on (see `endFrameB`).
     private static let inferredTrackingID = Int32.max
 
+    /// The value of a SYN_REPORT the input core sends itself (drivers' `input_sync` sends 0):
+    /// it ends the key releases (BTN_TOUCH 0 ...) made when a device is unregistered, i.e.
+    /// unplugged, or reset, so that no key stays stuck (drivers/input/input.c,
+    /// `input_disconnect_device`, `input_reset_device`).
+    public static let inputCoreSync: Int32 = 1
+
     public init(protocol touchProtocol: TouchProtocol, slotCount: Int = TouchDecoder.maximumSlots) {
         self.touchProtocol = touchProtocol
         self.slotCount = touchProtocol == .protocolB ? min(max(slotCount, 1), Self.maximumSlots) : 0
@@ -71,6 +77,7 @@ public struct TouchDecoder: Sendable {
         if event.type == InputCodes.EV_SYN {
             switch event.code {
             case InputCodes.SYN_DROPPED: drop(event.time, emit)
+            case InputCodes.SYN_REPORT where event.value == Self.inputCoreSync: releasedByInputCore(event.time, emit)
             case InputCodes.SYN_REPORT where dropping: recoverFromDrop()
             case InputCodes.SYN_REPORT: endFrame(event.time, emit)
             case InputCodes.SYN_MT_REPORT where !dropping && touchProtocol == .protocolA: commitContact()
@@ -273,6 +280,15 @@ public struct TouchDecoder: Sendable {
     }
 
     // MARK: Losses
+
+    /// The input core released the keys of a device going away: the finger did not lift, so
+    /// the stroke is cancelled, not ended (a BTN_TOUCH 0 frame would otherwise end it as a
+    /// Goodix-style lift and count an attempt for a cable pulled mid-stroke). The contacts
+    /// are forgotten as after SYN_DROPPED.
+    private mutating func releasedByInputCore(_ time: Instant, _ emit: (RawTouch, Instant) -> Void) {
+        cancelStroke(.deviceLost, time, emit)
+        recoverFromDrop()
+    }
 
     private mutating func drop(_ time: Instant, _ emit: (RawTouch, Instant) -> Void) {
         cancelStroke(.eventsDropped, time, emit)

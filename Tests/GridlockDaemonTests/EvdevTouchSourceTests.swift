@@ -206,6 +206,34 @@ final class EvdevTouchSourceTests {
         #expect(logs.contains("calibration of \(directory)/event5: none"))
     }
 
+    @Test("waiting: each node's 'not a touchscreen' line is said once while it stays, whatever rescans its siblings cause")
+    func skippedOnce() throws {
+        try plug("event0", "logitech-mouse")
+        let source = try self.source()
+        // A touchpad's nodes appear one by one (hid-multitouch: mouse, touchpad, pen...).
+        try plug("event1", "synaptics-touchpad")
+        _ = deliverHotplug(source, now: .ns(2_000))
+        try plug("event2", "wacom-pen-tablet")
+        _ = deliverHotplug(source, now: .ns(3_000))
+        #expect(source.devicePath == nil)
+        #expect(logs.count("no touch device matches device=auto") == 3)
+        for node in ["event0", "event1", "event2"] {
+            #expect(logs.count("skipped \(directory)/\(node) ") == 1, "\(node)")
+        }
+        #expect(logs.contains("skipped \(directory)/event1 \"SynPS/2 Synaptics TouchPad\": not a touchscreen: touchpad"))
+        // Gone and back: said again.
+        unplug("event1")
+        _ = deliverHotplug(source, now: .ns(4_000))
+        try plug("event1", "synaptics-touchpad")
+        _ = deliverHotplug(source, now: .ns(5_000))
+        #expect(logs.count("skipped \(directory)/event1 ") == 2)
+        // A choice is logged whole: every other node with why it was not taken.
+        try plug("event5", "ft5406-multitouch")
+        _ = deliverHotplug(source, now: .ns(6_000))
+        #expect(source.devicePath == "\(directory)/event5")
+        #expect(logs.count("skipped \(directory)/event0 ") == 2)
+    }
+
     @Test("a device lost mid-stroke: stroke cancelled, device closed, daemon waits; the returning device works")
     func lossAndReturn() throws {
         try plug("event3", "ft5406-multitouch")

@@ -64,6 +64,14 @@ struct EventScript {
         time = time + .milliseconds(10)
     }
 
+    /// What the input core sends when it unregisters (unplug) or resets a device: every
+    /// pressed key released, then a SYN_REPORT of value 1 (drivers send 0).
+    mutating func inputCoreRelease(keys: [UInt16] = [InputCodes.BTN_TOUCH]) {
+        for code in keys { key(code, 0) }
+        add(InputCodes.EV_SYN, InputCodes.SYN_REPORT, TouchDecoder.inputCoreSync)
+        time = time + .milliseconds(10)
+    }
+
     mutating func add(_ type: UInt16, _ code: UInt16, _ value: Int32) {
         events.append(InputEvent(time: time, type: type, code: code, value: value))
     }

@@ -39,6 +39,30 @@ struct DeviceSelectionTests {
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("  skipped /dev/input/event") })
     }
 
+    @Test("auto passes over a touchscreen node with pen tools for the digitizer's finger node")
+    func autoPrefersFingers() throws {
+        // A SMART board (0b8c:0092) through hid-multitouch: the pen tray's contacts arrive on a
+        // node udev calls a touchscreen too (MT axes, BTN_TOUCH, direct) but with an eraser
+        // key; the fingers on the next node. The first one was taken before, so no stroke worked.
+        var pens = try Fixtures.device("ilitek-multitouch")
+        pens.enable(type: InputCodes.EV_KEY, code: 0x141)  // BTN_TOOL_RUBBER
+        #expect(TouchscreenClassifier.classify(pens).isTouchscreen, "udev's rule: still a touchscreen")
+        let fingers = try Fixtures.device("ilitek-multitouch")
+        let nodes = [ScannedDevice(path: "/dev/input/event1", device: .success(pens)),
+                     ScannedDevice(path: "/dev/input/event2", device: .success(fingers)),
+                     ScannedDevice(path: "/dev/input/event3", device: .success(fingers))]
+        let selection = DeviceSelection(.auto, among: nodes)
+        #expect(selection.chosen?.path == "/dev/input/event2")
+        let reasons = Dictionary(uniqueKeysWithValues: selection.candidates.map { ($0.path, $0.reason) })
+        #expect(reasons["/dev/input/event1"] == "a touchscreen, but with pen tools (BTN_TOOL_RUBBER); /dev/input/event2 has none")
+        #expect(reasons["/dev/input/event3"] == "also a touchscreen, but /dev/input/event2 comes first")
+        // Only pen-tool touchscreens: the first of them, as before.
+        let onlyPens = DeviceSelection(.auto, among: [nodes[0]])
+        #expect(onlyPens.chosen?.path == "/dev/input/event1")
+        // By path or name the configured node is taken whatever its tools.
+        #expect(DeviceSelection(.path("/dev/input/event1"), among: nodes).chosen?.path == "/dev/input/event1")
+    }
+
     @Test("auto with the multitouch panel alone says which protocol")
     func autoMultitouch() throws {
         let nodes = [ScannedDevice(path: "/dev/input/event4", device: .success(try Fixtures.device("ilitek-multitouch")))]

@@ -116,6 +116,58 @@ struct TouchDecoderScriptTests {
         #expect(try nodesVisited(all[1], device: recording.device, frame: frame) == [1, 2, 3, 6, 9])
     }
 
+    @Test(
+        "a device unplugged mid-stroke: the input core's key release (SYN_REPORT 1) cancels the stroke, never ends it",
+        arguments: [TouchProtocol.protocolB, .protocolA, .singleTouch])
+    func unpluggedMidStroke(touchProtocol: TouchProtocol) {
+        var script = EventScript()
+        func finger(_ x: Int32, id: Int32? = nil) {
+            switch touchProtocol {
+            case .protocolB: script.contact(slot: 0, id: id, x: x, y: 50)
+            case .protocolA:
+                script.abs(InputCodes.ABS_MT_POSITION_X, x)
+                script.abs(InputCodes.ABS_MT_POSITION_Y, 50)
+                script.mtReport()
+            case .singleTouch:
+                script.abs(InputCodes.ABS_X, x)
+                script.abs(InputCodes.ABS_Y, 50)
+            }
+        }
+        finger(100, id: 1); script.key(InputCodes.BTN_TOUCH, 1); script.report()
+        finger(200); script.report()
+        // The cable is pulled: hid-multitouch sends nothing more; the input core releases
+        // BTN_TOUCH (and BTN_TOOL_FINGER) and closes the frame with SYN_REPORT 1. Without
+        // this rule the frame reads as a Goodix-style lift and the stroke counts as an attempt.
+        script.inputCoreRelease(keys: [InputCodes.BTN_TOOL_FINGER, InputCodes.BTN_TOUCH])
+        var decoder = TouchDecoder(protocol: touchProtocol, slotCount: 4)
+        let steps = decode(script.events, with: &decoder)
+        #expect(steps.map(\.touch) == [.down(x: 100, y: 50), .move(x: 200, y: 50), .cancel(.deviceLost)])
+        #expect(steps.last?.time == script.events.last?.time)
+        #expect(!decoder.isStrokeActive)
+
+        // The same release at a reset (resume) keeps the device: a new touch starts a new stroke.
+        var next = EventScript()
+        next.time = script.time
+        if touchProtocol == .protocolA { next.report() }  // protocol A: a frame with no contact first
+        switch touchProtocol {
+        case .protocolB: next.contact(slot: 0, id: 2, x: 300, y: 60)
+        case .protocolA:
+            next.abs(InputCodes.ABS_MT_POSITION_X, 300); next.abs(InputCodes.ABS_MT_POSITION_Y, 60); next.mtReport()
+        case .singleTouch: next.abs(InputCodes.ABS_X, 300); next.abs(InputCodes.ABS_Y, 60)
+        }
+        next.key(InputCodes.BTN_TOUCH, 1); next.report()
+        #expect(decode(next.events, with: &decoder).map(\.touch) == [.down(x: 300, y: 60)])
+    }
+
+    @Test("a drivers' lift frame (SYN_REPORT 0) still ends the stroke, Goodix-style BTN_TOUCH 0 included")
+    func driverLiftStillEnds() {
+        var script = EventScript()
+        script.contact(slot: 0, id: 1, x: 100, y: 50); script.key(InputCodes.BTN_TOUCH, 1); script.report()
+        script.key(InputCodes.BTN_TOUCH, 0); script.report()
+        var decoder = TouchDecoder(protocol: .protocolB)
+        #expect(decode(script.events, with: &decoder).map(\.touch) == [.down(x: 100, y: 50), .up])
+    }
+
     @Test("a second finger that lands first in slot 1 is the primary; slot 0 landing later is ignored")
     func primaryIsFirstDown() {
         var script = EventScript()

@@ -185,9 +185,12 @@ public final class EvdevTouchSource: TouchSource {
         }
         let lines = selection.logLines
         if lines != lastChoiceLog {
-            lastChoiceLog = lines
             let priority: LogPriority = selection.chosen == nil ? .warning : .info
-            for line in lines { log(priority, line) }
+            // While waiting, a node's verdict is said once while it stays: every hotplug
+            // event rescans, and one digitizer's nodes (touchpad, mouse, pen) appear one by one.
+            let said = selection.chosen == nil ? Set(lastChoiceLog.dropFirst()) : []
+            for (index, line) in lines.enumerated() where index == 0 || !said.contains(line) { log(priority, line) }
+            lastChoiceLog = lines
         }
         return selection.chosen?.path
     }

@@ -58,7 +58,9 @@ public struct DeviceSelection: Hashable, Sendable {
         var candidates: [Candidate] = []
         var denied: [String] = []
         var chosen: String?
-        for node in InputDeviceDirectory.sortedByEventNumber(scanned) {
+        let ordered = InputDeviceDirectory.sortedByEventNumber(scanned)
+        let preferred = selector == .auto ? Self.preferredTouchscreen(ordered) : nil
+        for node in ordered {
             let device: DeviceDescription
             switch node.device {
             case .failure(let error):
@@ -68,7 +70,8 @@ public struct DeviceSelection: Hashable, Sendable {
             case .success(let description):
                 device = description
             }
-            let verdict = Self.judge(device, at: node.path, selector, resolvedPath: resolvedPath, alreadyChosen: chosen)
+            let verdict = Self.judge(
+                device, at: node.path, selector, resolvedPath: resolvedPath, alreadyChosen: chosen, preferred: preferred)
             if verdict.chosen { chosen = node.path }
             candidates.append(Candidate(path: node.path, name: device.name, chosen: verdict.chosen, reason: verdict.reason))
         }
@@ -76,9 +79,34 @@ public struct DeviceSelection: Hashable, Sendable {
         permissionDenied = denied
     }
 
+    /// Keys of pen tools other than BTN_TOOL_PEN and BTN_STYLUS (which already make a device a
+    /// pen tablet, for udev too): an eraser, brush, pencil, airbrush, puck, lens, a second or
+    /// third stylus button.
+    static let penToolKeys: [(code: UInt16, name: String)] = [
+        (0x141, "BTN_TOOL_RUBBER"), (0x142, "BTN_TOOL_BRUSH"), (0x143, "BTN_TOOL_PENCIL"),
+        (0x144, "BTN_TOOL_AIRBRUSH"), (0x146, "BTN_TOOL_MOUSE"), (0x147, "BTN_TOOL_LENS"),
+        (0x149, "BTN_STYLUS3"), (0x14c, "BTN_STYLUS2"),
+    ]
+
+    static func penTools(_ device: DeviceDescription) -> [String] {
+        penToolKeys.filter { device.supports(type: InputCodes.EV_KEY, code: $0.code) }.map(\.name)
+    }
+
+    /// What `auto` takes: the first touchscreen (udev's rule) that has no pen tools, else the
+    /// first touchscreen. A digitizer can expose several nodes that udev calls touchscreens;
+    /// one whose contacts are pens (an eraser key: SMART boards' pen tray, 0b8c:0092) is
+    /// not where fingers arrive.
+    private static func preferredTouchscreen(_ nodes: [ScannedDevice]) -> String? {
+        let touchscreens = nodes.filter { node in
+            node.description.map { TouchscreenClassifier.classify($0).isTouchscreen } ?? false
+        }
+        let fingers = touchscreens.first { penTools($0.description!).isEmpty }
+        return (fingers ?? touchscreens.first)?.path
+    }
+
     private static func judge(
         _ device: DeviceDescription, at path: String, _ selector: DeviceSelector, resolvedPath: String?,
-        alreadyChosen: String?
+        alreadyChosen: String?, preferred: String?
     ) -> (chosen: Bool, reason: String) {
         let classification = TouchscreenClassifier.classify(device)
         let decodable = (try? TouchProtocol(device: device)) != nil
@@ -88,7 +116,12 @@ public struct DeviceSelection: Hashable, Sendable {
             case .notTouchscreen(let reason):
                 return (false, "not a touchscreen: \(reason)")
             case .touchscreen(let kind):
+                let pens = penTools(device)
+                if path != preferred, !pens.isEmpty, let preferred {
+                    return (false, "a touchscreen, but with pen tools (\(pens.joined(separator: ", "))); \(preferred) has none")
+                }
                 if let alreadyChosen { return (false, "also a touchscreen, but \(alreadyChosen) comes first") }
+                if path != preferred, let preferred { return (false, "also a touchscreen, but \(preferred) comes first") }
                 return (true, "first touchscreen (\(Self.kindText(kind, device)))")
             }
         case .path(let wanted):
