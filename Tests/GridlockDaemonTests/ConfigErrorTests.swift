@@ -81,7 +81,7 @@ struct ConfigErrorTests {
     @Test func directoryInPlaceOfTheMainFile() throws {
         let folder = try ConfigFixtures.scratch(["gridlock.conf/keep": ""])
         defer { ConfigFixtures.remove(folder) }
-        #expect(ConfigFixtures.diagnostics(folder + "/gridlock.conf") == ["\(folder)/gridlock.conf: cannot read: Is a directory"])
+        #expect(ConfigFixtures.diagnostics(folder + "/gridlock.conf") == ["\(folder)/gridlock.conf: cannot read: it is a directory, not a regular file"])
     }
 
     @Test(.enabled(if: geteuid() != 0, "root reads any file"))
