@@ -12,7 +12,14 @@ BIN := .build/release
 BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libinih-dev libsodium-dev fonts-dejavu-core pkg-config
 TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils
 
-.PHONY: all deps test-deps install-packages build release demo test test-vm install clean
+# `make deb`: Debian's packaging tools. The version is debian/changelog's first line, the
+# only place it is written.
+DEB_PACKAGES := debhelper dpkg-dev lintian fakeroot help2man
+VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
+DEB_ARCH = $(shell dpkg --print-architecture)
+DEB_BASE = dist/gridlock_$(VERSION)_$(DEB_ARCH)
+
+.PHONY: all deps test-deps install-packages build release demo test test-vm install clean deb
 
 all: release
 
@@ -71,5 +78,16 @@ install: release
 	chmod 0644 $(DESTDIR)/lib/systemd/system/gridlockd.service
 	install -m 0644 udev/70-gridlock.rules $(DESTDIR)/lib/udev/rules.d/70-gridlock.rules
 
+# The package: dist/gridlock_VERSION_ARCH.deb (debian/, debhelper), checked by lintian, which
+# fails the build on any error or warning; its informational tags are explained in
+# debian/gridlock.lintian-overrides.
+deb: deps
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_PACKAGES)"
+	mkdir -p dist
+	dpkg-buildpackage -b -us -uc --buildinfo-option=-udist --changes-option=-udist \
+		--buildinfo-file=$(DEB_BASE).buildinfo --changes-file=$(DEB_BASE).changes
+	lintian --fail-on error,warning --display-info $(DEB_BASE).changes
+
 clean:
 	rm -rf .build demo-out
+	rm -rf dist debian/gridlock debian/.debhelper debian/man debian/files debian/*.substvars debian/*.debhelper.log debian/debhelper-build-stamp
