@@ -11,6 +11,9 @@ BIN := .build/release
 # busybox and kmod for the real-kernel suite).
 BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libinih-dev libsodium-dev fonts-dejavu-core pkg-config
 TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils
+# The deployed scenarios (tests/vm/deployed): a Debian 12 image built with mmdebstrap, made
+# into ext4 by mke2fs -d.
+TEST_PACKAGES += mmdebstrap e2fsprogs
 
 # `make deb`: Debian's packaging tools. The version is debian/changelog's first line, the
 # only place it is written.
@@ -19,7 +22,7 @@ VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 DEB_ARCH = $(shell dpkg --print-architecture)
 DEB_BASE = dist/gridlock_$(VERSION)_$(DEB_ARCH)
 
-.PHONY: all deps test-deps install-packages build release demo test test-vm install clean deb
+.PHONY: all deps test-deps install-packages build release demo test test-vm install clean deb test-deployed
 
 all: release
 
@@ -61,6 +64,12 @@ test: test-deps
 # touchscreen; the kernel and the initramfs are cached in tests/vm/cache/ (see docs/testing.md).
 test-vm: test-deps release
 	tests/vm/suite
+	$(MAKE) --no-print-directory test-deployed
+
+# The package as deployed: `make deb`, then apt, systemd and udev in a Debian 12 image under
+# QEMU (tests/vm/deployed; the image is cached in tests/vm/cache/image/).
+test-deployed: test-deps deb
+	tests/vm/deployed
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin
