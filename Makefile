@@ -12,8 +12,18 @@ BIN := .build/release
 # python3-venv for hid-tools from PyPI in tests/vm/cache/).
 BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libinih-dev libsodium-dev fonts-dejavu-core pkg-config
 TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils gcc libc6-dev python3-venv
+# The deployed scenarios (tests/vm/deployed): a Debian 12 image built with mmdebstrap, made
+# into ext4 by mke2fs -d.
+TEST_PACKAGES += mmdebstrap e2fsprogs
 
-.PHONY: all deps test-deps install-packages build release demo test test-vm install clean
+# `make deb`: Debian's packaging tools. The version is debian/changelog's first line, the
+# only place it is written.
+DEB_PACKAGES := debhelper dpkg-dev lintian fakeroot help2man
+VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
+DEB_ARCH = $(shell dpkg --print-architecture)
+DEB_BASE = dist/gridlock_$(VERSION)_$(DEB_ARCH)
+
+.PHONY: all deps test-deps install-packages build release demo test test-vm install clean deb test-deployed
 
 all: release
 
@@ -56,6 +66,12 @@ test: test-deps
 # touchscreen; the kernel and the initramfs are cached in tests/vm/cache/ (see docs/testing.md).
 test-vm: test-deps release
 	tests/vm/suite
+	$(MAKE) --no-print-directory test-deployed
+
+# The package as deployed: `make deb`, then apt, systemd and udev in a Debian 12 image under
+# QEMU (tests/vm/deployed; the image is cached in tests/vm/cache/image/).
+test-deployed: test-deps deb
+	tests/vm/deployed
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin
@@ -73,5 +89,16 @@ install: release
 	chmod 0644 $(DESTDIR)/lib/systemd/system/gridlockd.service
 	install -m 0644 udev/70-gridlock.rules $(DESTDIR)/lib/udev/rules.d/70-gridlock.rules
 
+# The package: dist/gridlock_VERSION_ARCH.deb (debian/, debhelper), checked by lintian, which
+# fails the build on any error or warning; its informational tags are explained in
+# debian/gridlock.lintian-overrides.
+deb: deps
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_PACKAGES)"
+	mkdir -p dist
+	dpkg-buildpackage -b -us -uc --buildinfo-option=-udist --changes-option=-udist \
+		--buildinfo-file=$(DEB_BASE).buildinfo --changes-file=$(DEB_BASE).changes
+	lintian --fail-on error,warning --display-info $(DEB_BASE).changes
+
 clean:
 	rm -rf .build demo-out
+	rm -rf dist debian/gridlock debian/.debhelper debian/man debian/files debian/*.substvars debian/*.debhelper.log debian/debhelper-build-stamp
