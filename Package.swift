@@ -13,6 +13,8 @@ let package = Package(
     products: [
         .executable(name: "gridlockd", targets: ["gridlockd"]),
         .executable(name: "gridlock", targets: ["gridlock"]),
+        // For the fuzzing package in Fuzz/ (docs/reliability.md), which depends on this one by path.
+        .library(name: "GridlockFuzzing", targets: ["GridlockFuzzing"]),
     ],
     targets: [
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -39,11 +41,16 @@ let package = Package(
         // Spawned by the crash-safety test and killed at random moments; not installed.
         .executableTarget(
             name: "gridlock-test-attempt-writer", dependencies: ["GridlockDaemon"], path: "Tests/Tools/AttemptWriter"),
+        // The fuzz targets' code, shared by the fuzzers (Fuzz/Package.swift) and the test that
+        // replays their regression inputs; plain Swift, built with everything else.
+        .target(
+            name: "GridlockFuzzing", dependencies: ["GridlockCore", "GridlockInput", "GridlockDaemon", "LinuxSys", "CSodium"],
+            path: "Fuzz/Targets"),
 
         .testTarget(name: "GridlockCoreTests", dependencies: ["GridlockCore"]),
         .testTarget(name: "LinuxSysTests", dependencies: ["LinuxSys", "GridlockCore"]),
         .testTarget(name: "GridlockInputTests", dependencies: ["GridlockInput"]),
         .testTarget(name: "GridlockDisplayTests", dependencies: ["GridlockDisplay"]),
-        .testTarget(name: "GridlockDaemonTests", dependencies: ["GridlockDaemon"]),
+        .testTarget(name: "GridlockDaemonTests", dependencies: ["GridlockDaemon", "GridlockFuzzing"]),
     ]
 )

@@ -1,3 +1,4 @@
+import CSodium
 @testable import GridlockDaemon
 import Testing
 
@@ -59,6 +60,18 @@ import Testing
     func malformedHashesAreRejected(hash: String) throws {
         #expect(!PatternHasher.isWellFormedArgon2idHash(hash))
         #expect(try !PatternHasher().verify(hash: hash, message: "3x3:1-2-3"))
+    }
+
+    /// Found by the argon2-hash fuzz target (Tests/Fixtures/fuzz-regressions/argon2-hash): the
+    /// last character of the key (`Y`) carries bits beyond its 28 bytes, which libsodium's
+    /// decoder refuses, so the hash could never match; the same key ending in `Q` is fine.
+    @Test func base64WithBitsBeyondTheLastByteIsMalformed() {
+        let prefix = "$argon2id$v=19$m=8,t=1,p=1$YWJjZGVmZ2hpams$MDEyMzQ1WFiY2RlZmdoaWprbG1ub3BxcnN0dX"
+        for (last, libsodiumReadsIt) in [("Y", false), ("Q", true)] {
+            let hash = prefix + last
+            #expect(PatternHasher.isWellFormedArgon2idHash(hash) == libsodiumReadsIt, "\(hash)")
+            #expect((crypto_pwhash_str_needs_rehash(hash, 1, 8192) != -1) == libsodiumReadsIt, "\(hash)")
+        }
     }
 
     @Test func truncatingARealHashMakesItMalformedOrNonMatching() throws {

@@ -102,11 +102,12 @@ public struct Theme: Hashable, Sendable {
         }
     }
 
+    /// By UTF-8 bytes, as the config check counts `%d`: by characters, a combining mark
+    /// after the `d` would make `d` part of another character and hide the `%d`.
     static func fill(_ template: String, _ number: Int) -> String {
-        let chars = Array(template)
-        guard let i = chars.indices.dropLast().first(where: { chars[$0] == "%" && chars[$0 + 1] == "d" }) else {
-            return template
-        }
-        return String(chars[..<i]) + String(number) + String(chars[(i + 2)...])
+        let bytes = Array(template.utf8)
+        guard let i = bytes.indices.dropLast().first(where: { bytes[$0] == UInt8(ascii: "%") && bytes[$0 + 1] == UInt8(ascii: "d") })
+        else { return template }
+        return String(decoding: bytes[..<i], as: UTF8.self) + String(number) + String(decoding: bytes[(i + 2)...], as: UTF8.self)
     }
 }

@@ -103,13 +103,23 @@ public struct PatternHasher: Sendable {
     }
 
     private static func isBase64(_ field: Substring, minimumBytes: Int) -> Bool {
-        let valid = field.utf8.allSatisfy { byte in
-            (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x30 && byte <= 0x39)
-                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+        let values = field.utf8.map { byte -> UInt8? in
+            switch byte {
+            case 0x41...0x5a: byte - 0x41
+            case 0x61...0x7a: byte - 0x61 + 26
+            case 0x30...0x39: byte - 0x30 + 52
+            case UInt8(ascii: "+"): 62
+            case UInt8(ascii: "/"): 63
+            default: nil
+            }
         }
+        guard let last = values.last, values.allSatisfy({ $0 != nil }) else { return false }
         // Unpadded base64 of n bytes has ceil(4n/3) characters; one leftover character
-        // can encode nothing.
-        return valid && field.utf8.count % 4 != 1 && field.utf8.count * 3 / 4 >= minimumBytes
+        // can encode nothing. The bits of the last character beyond the last byte must be
+        // zero, as libsodium's decoder demands (found by the argon2-hash fuzz target).
+        let unusedBits: [UInt8] = [0, 0, 0x0f, 0x03]
+        return field.utf8.count % 4 != 1 && last! & unusedBits[field.utf8.count % 4] == 0
+            && field.utf8.count * 3 / 4 >= minimumBytes
     }
 }
 

@@ -1,0 +1,27 @@
+import GridlockCore
+
+/// Public doors to parsers that are internal to this module, for the fuzz targets in
+/// `Sources/GridlockFuzzing` (docs/reliability.md). That module is also built in release,
+/// where `@testable import` is not available, so it reaches these through here. Each one
+/// only forwards: the fuzzers must exercise exactly the code the daemon runs.
+public enum FuzzSeams {
+    /// `AttemptFileFormat.decode`: the state, or nil when the file is corrupt.
+    public static func decodeAttemptFile(_ bytes: [UInt8]) -> AttemptState? {
+        try? AttemptFileFormat.decode(bytes).get()
+    }
+
+    /// `AttemptFileFormat.encode`.
+    public static func encodeAttemptFile(_ state: AttemptState) -> [UInt8] {
+        AttemptFileFormat.encode(state)
+    }
+
+    /// The check of a `%d` message value (`ConfigValues.template`): the text, or nil when refused.
+    public static func messageTemplate(_ text: String, placeholders: Int) -> String? {
+        try? ConfigValues.template(text, placeholders: placeholders)
+    }
+
+    /// The check of a `[pattern] hash=` value (`ConfigValues.argon2Hash`): the text, or nil when refused.
+    public static func configHash(_ text: String) -> String? {
+        try? ConfigValues.argon2Hash(text)
+    }
+}
