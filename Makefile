@@ -102,12 +102,12 @@ fuzz-smoke: fuzz-build
 test-sanitizers: test-asan test-tsan fuzz-smoke
 
 test-asan: test-deps
-	$(SWIFT) build --build-tests --disable-index-store --sanitize=address --scratch-path .build/asan
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp \
 		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan --skip '$(ASAN_SKIP)'
 
 test-tsan: test-deps
-	$(SWIFT) build --build-tests --disable-index-store --sanitize=thread --scratch-path .build/tsan
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan --filter '$(TSAN_TESTS)'
 
 install: release

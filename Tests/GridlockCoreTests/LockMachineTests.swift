@@ -151,6 +151,26 @@ extension Array where Element == LockEffect {
         #expect(h.draw([1, 2, 3, 6]).verified.isEmpty)
     }
 
+    /// Found by the touch-pipeline fuzz target (Tests/Fixtures/fuzz-regressions/touch-pipeline):
+    /// near the end of `Instant` the error display and the lockout both end at `Instant.max`.
+    /// The loop's timer is one-shot, so after it fired the machine must arm it again even for
+    /// the same instant, or the lockout never ends.
+    @Test func theTimerIsArmedAgainAfterFiringEvenForTheSameInstant() throws {
+        let end = Instant(nanoseconds: .max)
+        var settings = LockSettings()
+        settings.schedule = try LockoutSchedule(text: "31536000")
+        var h = Harness(settings: settings)
+        h.now = Instant(nanoseconds: .max - 900_000_000)
+        h.draw([1, 4, 7, 8])
+        h.send(.verified(patternName: nil))
+        #expect(h.machine.phase == .rejected(nodes: [0, 3, 6, 7], until: end, lockoutAfter: .seconds(31_536_000)))
+        h.now = end
+        #expect(h.send(.timerFired).contains(.armTimer(end)))
+        #expect(h.machine.phase == .lockedOut(until: end))
+        h.send(.timerFired)
+        #expect(h.machine.phase == .ready)
+    }
+
     @Test func inputIsIgnoredWhileVerifying() {
         var h = Harness()
         h.draw([1, 2, 3, 6])

@@ -74,6 +74,17 @@ import Testing
         }
     }
 
+    /// Found by the argon2-hash fuzz target: libsodium reads no leading zeros in the
+    /// parameters (`m=08`), so a hash with one could never match.
+    @Test func parametersWithLeadingZerosAreMalformed() {
+        let salt = "$YWJjZGVmZ2hpams$MDEyMzQ1Njc4OWFiY2RlZmdoaWprbG1ub3BxcnN0dXY"
+        for (parameters, libsodiumReadsIt) in [("m=8,t=1", true), ("m=08,t=1", false), ("m=8,t=01", false), ("m=10,t=1", true)] {
+            let hash = "$argon2id$v=19$\(parameters),p=1" + salt
+            #expect(PatternHasher.isWellFormedArgon2idHash(hash) == libsodiumReadsIt, "\(hash)")
+            #expect((crypto_pwhash_str_needs_rehash(hash, 1, 8192) != -1) == libsodiumReadsIt, "\(hash)")
+        }
+    }
+
     @Test func truncatingARealHashMakesItMalformedOrNonMatching() throws {
         let hasher = try PatternHasher()
         let hash = try hasher.hash(message: "3x3:1-2-3", cost: cheap)

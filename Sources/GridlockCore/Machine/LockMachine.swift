@@ -81,7 +81,7 @@ public struct LockMachine: Sendable {
         case .timerFired: handleTimer(now: now, &effects)
         case .persistFailed: handlePersistFailed(now: now, &effects)
         }
-        finish(&effects, now: now)
+        finish(&effects, now: now, timerFired: event == .timerFired)
         return effects
     }
 
@@ -295,7 +295,7 @@ public struct LockMachine: Sendable {
         return deadline
     }
 
-    private mutating func finish(_ effects: inout [LockEffect], now: Instant) {
+    private mutating func finish(_ effects: inout [LockEffect], now: Instant, timerFired: Bool = false) {
         // Re-evaluate expired deadlines (e.g. the action ended after the success display time).
         if case .accepted(_, _, let showUntil, false) = phase, now >= showUntil { phase = .ready }
 
@@ -305,7 +305,9 @@ public struct LockMachine: Sendable {
             effects.append(.render(scene))
         }
         let deadline = nextDeadline(now: now)
-        if deadline != armedDeadline {
+        // The shell's timer fires once: a deadline still due after it fired is armed again
+        // (the same instant, at the end of time where deadlines saturate at `Instant.max`).
+        if deadline != armedDeadline || (timerFired && deadline.map { $0 <= now } == true) {
             armedDeadline = deadline
             effects.append(deadline.map { .armTimer($0) } ?? .disarmTimer)
         }

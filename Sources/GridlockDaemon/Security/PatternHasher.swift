@@ -98,7 +98,10 @@ public struct PatternHasher: Sendable {
     private static func number(_ field: Substring, key: Character) -> UInt64? {
         guard field.count >= 3, field.first == key, field.dropFirst().first == "=" else { return nil }
         let digits = field.dropFirst(2)
-        guard digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), digits.count <= 19 else { return nil }
+        // No leading zeros: libsodium refuses them.
+        guard digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), digits.count <= 19,
+              digits.first != "0" || digits.count == 1
+        else { return nil }
         return UInt64(digits)
     }
 
