@@ -544,14 +544,21 @@ public final class DRMOutput: DisplayOutput {
 }
 
 extension DRMDevice {
-    /// Every /dev/dri/card* that opens and exposes KMS resources, in numeric order.
+    /// Every /dev/dri/card* that opens and exposes KMS resources, in numeric order; `tried`
+    /// names every card looked at, with why it could not be used (a sandbox's EPERM, say).
     static func openAll(directory: String = "/dev/dri") -> (opened: [(device: DRMDevice, card: KMSCard)], tried: [String]) {
         let paths = KMSChoice.cardPaths(inDirectoryEntries: (try? Directory.entries(directory)) ?? [], directory: directory)
         var opened: [(DRMDevice, KMSCard)] = []
+        var tried: [String] = []
         for path in paths {
-            guard let device = try? DRMDevice(path: path), let card = try? device.readCard() else { continue }
-            opened.append((device, card))
+            do throws(DRMError) {
+                let device = try DRMDevice(path: path)
+                opened.append((device, try device.readCard()))
+                tried.append(path)
+            } catch {
+                tried.append("\(path) (\(error.errno.map { "\($0)" } ?? "\(error)"))")
+            }
         }
-        return (opened, paths)
+        return (opened, tried)
     }
 }
