@@ -439,6 +439,22 @@ extension Array where Element == LockEffect {
         #expect(effects.contains { if case .render(let s) = $0 { s.message == .prompt } else { false } })
     }
 
+    /// Found by the touch-pipeline fuzz target (Tests/Fixtures/fuzz-regressions/touch-pipeline):
+    /// a reset during the error display of the failure that locks out still locked out, with
+    /// no failures counted, once the error display ended.
+    @Test func clearingDuringTheErrorBeforeALockoutCancelsTheLockout() {
+        var h = Harness(attempts: AttemptState(failures: 4))
+        h.draw([1, 4, 7, 8])
+        h.send(.verified(patternName: nil))
+        #expect(h.machine.attempts == AttemptState(failures: 5, lockoutPending: true))
+        h.advance(.milliseconds(500))
+        _ = h.machine.clearFailures(at: h.now)
+        h.fireTimer()
+        #expect(h.machine.phase == .ready)
+        #expect(h.reports.isEmpty)
+        #expect(h.machine.attempts == .clean)
+    }
+
     @Test func clearingWhileReadyOnlyResetsTheCount() {
         var h = Harness(attempts: AttemptState(failures: 3))
         let effects = h.machine.clearFailures(at: h.now)

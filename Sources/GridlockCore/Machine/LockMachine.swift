@@ -100,13 +100,19 @@ public struct LockMachine: Sendable {
     }
 
     /// An administrator reset the failure count (`gridlock reset-lockout`): a lockout in
-    /// force ends now.
+    /// force ends now, and one about to start after an error display does not start.
     public mutating func clearFailures(at now: Instant) -> [LockEffect] {
         var effects: [LockEffect] = []
         attempts = .clean
-        if case .lockedOut = phase {
+        switch phase {
+        case .lockedOut:
             phase = .ready
             effects.append(.report(.lockoutEnded))
+        case .rejected(let nodes, let until, _):
+            // The lockout that was to follow the error display is cancelled as well.
+            phase = .rejected(nodes: nodes, until: until, lockoutAfter: .zero)
+        default:
+            break
         }
         finish(&effects, now: now)
         return effects
