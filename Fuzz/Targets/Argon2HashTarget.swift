@@ -3,17 +3,19 @@ import GridlockDaemon
 
 extension FuzzTargets {
     /// The `[pattern] hash=` value: the config's check, then `PatternHasher`'s PHC check
-    /// (`isWellFormedArgon2idHash`, which `verify` relies on). A string that passes must be
-    /// one libsodium itself can read: otherwise its pattern could never match. Asked with
-    /// `crypto_pwhash_str_needs_rehash`, which parses the string without hashing anything.
+    /// (`isWellFormedArgon2idHash`, which `verify` relies on). A string that passes the PHC
+    /// check must pass the config's, and must be one libsodium itself can read: otherwise its
+    /// pattern could never match. Asked with `crypto_pwhash_str_needs_rehash`, which parses
+    /// the string without hashing anything.
     static let argon2Hash = FuzzTarget(
         name: "argon2-hash",
         summary: "the PHC check of `hash=` values against libsodium's own parser: a hash we accept, libsodium can verify against",
         maximumLength: 256,
         run: { bytes throws(FuzzFinding) in
             let text = String(decoding: bytes, as: UTF8.self)
-            _ = FuzzSeams.configHash(text)
+            let configAccepts = FuzzSeams.configHash(text) != nil
             guard PatternHasher.isWellFormedArgon2idHash(text) else { return }
+            try require(configAccepts, "the config refuses the well-formed hash \(quoted(text.utf8))")
             let parsed = text.withCString { crypto_pwhash_str_needs_rehash($0, 1, 8192) }
             try require(parsed != -1, "\(quoted(text.utf8)) passes the PHC check, but libsodium cannot read it")
         },

@@ -1,7 +1,7 @@
 import GridlockCore
 
 /// Public doors to parsers that are internal to this module, for the fuzz targets in
-/// `Sources/GridlockFuzzing` (docs/reliability.md). That module is also built in release,
+/// `Fuzz/Targets` (module `GridlockFuzzing`, docs/reliability.md). It is also built in release,
 /// where `@testable import` is not available, so it reaches these through here. Each one
 /// only forwards: the fuzzers must exercise exactly the code the daemon runs.
 public enum FuzzSeams {
