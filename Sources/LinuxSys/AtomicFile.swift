@@ -59,7 +59,13 @@ public enum AtomicFile {
     public static func contents(of path: String) throws(SystemCallError) -> [UInt8] {
         let file = try FileDescriptor.open(path, .readOnly)
         defer { file.close() }
+        return try readToEnd(file, path: path, limit: .max).bytes
+    }
 
+    /// Reads `file` to its end, or until it has given more than `limit` bytes (`exceeded`).
+    private static func readToEnd(
+        _ file: FileDescriptor, path: String, limit: Int
+    ) throws(SystemCallError) -> (bytes: [UInt8], exceeded: Bool) {
         var contents: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -67,8 +73,9 @@ public enum AtomicFile {
                 retryingOnInterrupt { Glibc.read(file.rawValue, raw.baseAddress, raw.count) }
             }
             if count < 0 { throw SystemCallError(operation: "read", path: path, errno: .current) }
-            if count == 0 { return contents }
+            if count == 0 { return (contents, false) }
             contents.append(contentsOf: chunk[0..<count])
+            if contents.count > limit { return (contents, true) }
         }
     }
 
@@ -97,18 +104,15 @@ public enum AtomicFile {
         }
         guard status.isRegularFile else { throw .notARegularFile(path: path, kind: status.kind) }
         guard status.size <= limit else { throw .tooLarge(path: path, limit: limit) }
-        var contents: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { raw in
-                retryingOnInterrupt { Glibc.read(file.rawValue, raw.baseAddress, raw.count) }
-            }
-            if count < 0 { throw .system(SystemCallError(operation: "read", path: path, errno: .current)) }
-            if count == 0 { return contents }
-            contents.append(contentsOf: chunk[0..<count])
-            // It grew after the check: still never more than the limit.
-            guard contents.count <= limit else { throw .tooLarge(path: path, limit: limit) }
+        let read: (bytes: [UInt8], exceeded: Bool)
+        do {
+            read = try readToEnd(file, path: path, limit: limit)
+        } catch {
+            throw .system(error)
         }
+        // It grew after the check: still never more than the limit.
+        guard !read.exceeded else { throw .tooLarge(path: path, limit: limit) }
+        return read.bytes
     }
 
     static func directory(of path: String) -> String {

@@ -17,6 +17,14 @@ public enum ExitStatus: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The status as a shell reports it (`$?`): the exit code, or 128 + N after signal N.
+    public var shellStatus: Int {
+        switch self {
+        case .exited(let code): Int(code)
+        case .signaled(let signal): 128 + Int(signal)
+        }
+    }
+
     public var description: String {
         switch self {
         case .exited(let code): "exited with status \(code)"

@@ -16,6 +16,13 @@ final class RecordingOwner: ActionSupervisorDelegate {
         events.append("finished")
         finished = true
     }
+    /// The first output line that is a process id (the leftover tests print `$!`).
+    var firstPrintedPID: pid_t? {
+        reports.lazy.compactMap { report -> pid_t? in
+            if case .output(_, let line) = report { pid_t(line) } else { nil }
+        }.first
+    }
+
     func report(_ report: ActionReport) {
         reports.append(report)
         if case .output(_, let line) = report { events.append("output \(line)") }
@@ -120,9 +127,7 @@ final class RecordingOwner: ActionSupervisorDelegate {
         supervisor.delegate = owner
         supervisor.begin(plan(exec: ["/bin/sh", "-c", "sleep 100 & echo $!"], timeout: .milliseconds(300)))
         try loop.run(until: { supervisor.isIdle })
-        let leftover = try #require(owner.reports.compactMap { report -> pid_t? in
-            if case .output(_, let line) = report { pid_t(line) } else { nil }
-        }.first)
+        let leftover = try #require(owner.firstPrintedPID)
         #expect(owner.reports.contains(.leftProcessesBehind(pattern: "door")))
         #expect(processState(leftover).map { $0 != "Z" } == true)
         #expect(!supervisor.isQuiet)
@@ -141,9 +146,7 @@ final class RecordingOwner: ActionSupervisorDelegate {
         supervisor.delegate = owner
         supervisor.begin(plan(exec: ["/bin/sh", "-c", "(trap '' TERM; sleep 100) & echo $!"], timeout: .seconds(60)))
         try loop.run(until: { supervisor.isIdle })
-        let leftover = try #require(owner.reports.compactMap { report -> pid_t? in
-            if case .output(_, let line) = report { pid_t(line) } else { nil }
-        }.first)
+        let leftover = try #require(owner.firstPrintedPID)
         supervisor.stopAll()
         try loop.run(until: { supervisor.isQuiet })
         #expect(owner.reports.suffix(2) == [

@@ -59,10 +59,8 @@ public enum ActionReport: Hashable, Sendable {
     }
 
     private static func fields(of status: ExitStatus) -> [(String, JSONValue)] {
-        switch status {
-        case .exited(let code): [("status", .int(Int(code)))]
-        case .signaled(let signal):
-            [("status", .int(128 + Int(signal))), ("signal", .string("\(Signal(rawValue: signal))"))]
-        }
+        var fields: [(String, JSONValue)] = [("status", .int(status.shellStatus))]
+        if case .signaled(let signal) = status { fields.append(("signal", .string("\(Signal(rawValue: signal))"))) }
+        return fields
     }
 }

@@ -56,7 +56,7 @@ public enum ConfigLoader {
         var extraDiagnostics: [ConfigDiagnostic] = []
         let directory = ConfigPaths.dropInDirectory(of: path)
         do {
-            files += (try ConfigPaths.dropInNames(in: directory) ?? []).map { directory + "/" + $0 }
+            files = try ConfigPaths.files(of: path)
         } catch {
             extraDiagnostics.append(ConfigDiagnostic(file: directory, line: 0, message: "cannot list drop-ins: \(error.errno.text)"))
         }

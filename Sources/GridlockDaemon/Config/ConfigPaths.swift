@@ -36,6 +36,12 @@ enum ConfigPaths {
 
     static func dropInDirectory(of mainFile: String) -> String { mainFile + ".d" }
 
+    /// The main file, then its drop-ins in the order they apply.
+    static func files(of mainFile: String) throws(SystemCallError) -> [String] {
+        let directory = dropInDirectory(of: mainFile)
+        return [mainFile] + (try dropInNames(in: directory) ?? []).map { directory + "/" + $0 }
+    }
+
     /// Names in `directory` ending in `.conf`, hidden files and directories left out, in byte order;
     /// nil when the directory does not exist (drop-ins are optional).
     static func dropInNames(in directory: String) throws(SystemCallError) -> [String]? {

@@ -36,9 +36,8 @@ public enum ConfigVerdict {
 
     /// The main file, the drop-in folder's listing and each drop-in, as they are now.
     static func snapshot(_ path: String) -> [String: FileStatus.Identity] {
-        var files = [path]
+        let files = (try? ConfigPaths.files(of: path)) ?? [path]
         let directory = ConfigPaths.dropInDirectory(of: path)
-        files += ((try? ConfigPaths.dropInNames(in: directory)) ?? nil ?? []).map { directory + "/" + $0 }
         var identities: [String: FileStatus.Identity] = [:]
         for file in files + [directory] {
             if let status = try? FileStatus(path: file) { identities[file] = status.identity }

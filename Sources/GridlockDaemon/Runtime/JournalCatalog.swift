@@ -78,7 +78,7 @@ extension ActionReport {
     public var journalFields: JournalFields {
         switch self {
         case .finished(let name, let duress, let status):
-            var fields = ["GRIDLOCK_EVENT": "action", "GRIDLOCK_PATTERN": name, "GRIDLOCK_ACTION_STATUS": Self.code(status)]
+            var fields = ["GRIDLOCK_EVENT": "action", "GRIDLOCK_PATTERN": name, "GRIDLOCK_ACTION_STATUS": String(status.shellStatus)]
             if duress { fields["GRIDLOCK_DURESS"] = "1" }
             return JournalFields(messageID: JournalCatalog.actionExit, fields: fields)
         case .duressUsed(let name):
@@ -103,13 +103,6 @@ extension ActionReport {
         case .finished: "action"
         case .duressUsed: "duress"
         case .tookBack: "took-back"
-        }
-    }
-
-    private static func code(_ status: ExitStatus) -> String {
-        switch status {
-        case .exited(let code): String(code)
-        case .signaled(let signal): String(128 + Int(signal))
         }
     }
 }
