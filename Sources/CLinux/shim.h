@@ -22,3 +22,7 @@ static inline int gridlock_pidfd_open(pid_t pid) {
 // Kernel uevents over netlink (sockaddr_nl, NETLINK_KOBJECT_UEVENT), for display hotplug.
 #include <sys/socket.h>
 #include <linux/netlink.h>
+
+// adjtimex(2) with nothing to set: whether an NTP client disciplines the clock
+// (STA_UNSYNC clear), for patterns that may only open at certain times.
+#include <sys/timex.h>

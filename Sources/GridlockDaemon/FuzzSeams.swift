@@ -7,7 +7,7 @@ import GridlockCore
 public enum FuzzSeams {
     /// `AttemptFileFormat.decode`: the state, or nil when the file is corrupt.
     public static func decodeAttemptFile(_ bytes: [UInt8]) -> AttemptState? {
-        try? AttemptFileFormat.decode(bytes).get()
+        try? AttemptFileFormat.decode(bytes).get().attempts
     }
 
     /// `AttemptFileFormat.encode`.

@@ -20,12 +20,24 @@ let resetLockoutCommand = Command(
     }
     let config = try ConfigLoader.load(path: configPath).config
     let path = config.lockout.stateFile
-    try AttemptStore.save(.clean, to: path)
+    // Uses of limited patterns are kept: a reset ends a lockout, it gives no visitor a new pass.
+    // Only a damaged file, whose counts are unknown, starts them afresh (said below).
+    var cleared = SavedState.clean
+    var usesNote = ""
+    switch AttemptStore.load(from: path) {
+    case .loaded(let saved):
+        cleared.patterns = saved.patterns
+    case .missing:
+        break
+    case .corrupt, .unreadable:
+        usesNote = "; the file was damaged, so limited patterns (uses=) start counting afresh"
+    }
+    try AttemptStore.save(cleared, to: path)
     let sudoUser = ProcessEnvironment.value("SUDO_USER")
     let who = "uid \(ProcessIdentity.realUser)" + (sudoUser.map { " (sudo by \($0))" } ?? "")
     Journal.log(.notice, "gridlock reset-lockout: failure count in \(path) cleared by \(who)")
     let daemons = ProcessTable.processes(named: "gridlockd")
     for pid in daemons { Signal.hangUp.send(to: pid) }
-    print("cleared \(path)" + (daemons.isEmpty ? "; no running gridlockd found" : "; told gridlockd (pid \(daemons.map(String.init).joined(separator: ", "))) to reload"))
+    print("cleared \(path)" + usesNote + (daemons.isEmpty ? "; no running gridlockd found" : "; told gridlockd (pid \(daemons.map(String.init).joined(separator: ", "))) to reload"))
     return 0
 }

@@ -17,6 +17,21 @@ import Testing
     }
 
     @Test func killedWritersNeverLoseOrCorruptTheCount() throws {
+        try killWriters(mode: [], reportPrefix: "persisted ", target: 1_000) { $0.attempts.failures }
+    }
+
+    /// The use of a limited pattern is on disk before its action may run: a kill at any
+    /// moment never leaves the file with fewer uses than the writer was told were saved.
+    @Test func killedUseWritersNeverGiveAFreeUse() throws {
+        let hash = "$argon2id$v=19$m=8,t=1,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA"
+        try killWriters(mode: ["uses"], reportPrefix: "used ", target: 300) { $0.uses(of: "visitor", hash: hash) ?? -1 }
+    }
+
+    /// Kills writers at random points until `target` counts were reported saved; after each
+    /// kill the file must parse and its `count` be the highest reported, or one more.
+    private func killWriters(
+        mode: [String], reportPrefix: String, target: Int, count: (SavedState) -> Int
+    ) throws {
         let folder = try makeTemporaryDirectory()
         defer { removeDirectory(folder) }
         let path = "\(folder)/attempts"
@@ -25,11 +40,10 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         var persisted = 0   // the highest count a writer reported after its save returned
         var kills = 0
-        var writes = 0
         var rounds = 0
-        while writes < 1_000, rounds < 5_000 {
+        while persisted < target, rounds < 5_000 {
             rounds += 1
-            let process = try SpawnedProcess.spawn(argv: [Self.writer, path, "200"], environment: [])
+            let process = try SpawnedProcess.spawn(argv: [Self.writer, path, "200"] + mode, environment: [])
             // A save with its two fsyncs takes milliseconds: kill within the first few of them,
             // at a random point (before the first save, mid-write, mid-rename, mid-fsync...).
             usleep(UInt32.random(in: 0...30_000, using: &generator))
@@ -39,21 +53,20 @@ import Testing
             let output = String(decoding: try process.readAvailableOutput(), as: UTF8.self)
             #expect(!output.contains("corrupt") && !output.contains("error"), "writer saw: \(output)")
             let reported = output.split(separator: "\n").compactMap { line in
-                line.hasPrefix("persisted ") ? Int(line.dropFirst(10)) : nil
+                line.hasPrefix(reportPrefix) ? Int(line.dropFirst(reportPrefix.count)) : nil
             }
             if status == .signaled(SIGKILL) { kills += 1 }
 
             switch AttemptStore.load(from: path) {
-            case .loaded(let state):
-                let before = persisted
+            case .loaded(let saved):
+                let onDisk = count(saved)
                 persisted = max(persisted, reported.max() ?? 0)
                 // Never fewer than reported; at most one save ahead of the report (killed between save and print).
-                #expect(state.failures >= persisted, "file shows \(state.failures), \(persisted) were persisted")
-                #expect(state.failures <= persisted + 1)
-                writes += state.failures - before
-                persisted = state.failures
+                #expect(onDisk >= persisted, "file shows \(onDisk), \(persisted) were saved")
+                #expect(onDisk <= persisted + 1)
+                persisted = onDisk
             case .missing:
-                #expect(persisted == 0, "the file vanished after \(persisted) persisted failures")
+                #expect(persisted == 0, "the file vanished after \(persisted) saves")
             case .corrupt(let reason):
                 Issue.record("corrupt after a kill: \(reason)")
                 return
@@ -63,6 +76,6 @@ import Testing
             }
         }
         #expect(kills > 0, "no writer was ever killed mid-burst")
-        #expect(persisted >= 1_000)
+        #expect(persisted >= target)
     }
 }

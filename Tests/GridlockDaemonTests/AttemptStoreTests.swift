@@ -13,7 +13,7 @@ import Testing
 
     @Test func encodedFormIsTheDocumentedText() {
         let text = String(decoding: AttemptFileFormat.encode(AttemptState(failures: 3, lockoutPending: false)), as: UTF8.self)
-        let body = "gridlock-attempts 1\nfailures=3\nlockout=0\n"
+        let body = "gridlock-attempts 2\nfailures=3\nlockout=0\n"
         let crc = String(CRC32.checksum(Array(body.utf8)), radix: 16)
         #expect(text == body + "crc32=" + String(repeating: "0", count: 8 - crc.count) + crc + "\n")
     }
@@ -28,8 +28,8 @@ import Testing
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let path = "\(directory)/attempts"
-        try AttemptStore.save(state, to: path)
-        #expect(AttemptStore.load(from: path) == .loaded(state))
+        try AttemptStore.save(SavedState(attempts: state), to: path)
+        #expect(AttemptStore.load(from: path) == .loaded(SavedState(attempts: state)))
         var info = stat()
         #expect(stat(path, &info) == 0)
         #expect(info.st_mode & 0o7777 == 0o600)
@@ -68,7 +68,7 @@ import Testing
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let path = "\(directory)/attempts"
-        try AttemptStore.save(AttemptState(failures: 7, lockoutPending: true), to: path)
+        try AttemptStore.save(SavedState(attempts: AttemptState(failures: 7, lockoutPending: true)), to: path)
         let edited = try String(contentsOfFile: path, encoding: .utf8)
             .replacingOccurrences(of: "failures=7", with: "failures=0")
         try edited.write(toFile: path, atomically: false, encoding: .utf8)
@@ -81,9 +81,11 @@ import Testing
 
     @Test(arguments: [
         ("", "empty"),
-        ("hello\n", "expected 4 lines, found 1"),
+        ("hello\n", "expected at least 4 lines, found 1"),
         ("\u{7f}ELF\u{2}\u{1}\u{1}\n\n\n\n", "not a gridlock attempts file"),
-        ("gridlock-attempts 2\nfailures=1\nlockout=0\ncrc32=00000000\n", "unsupported version \"2\", expected 1"),
+        ("gridlock-attempts 3\nfailures=1\nlockout=0\ncrc32=00000000\n", "unsupported version \"3\", expected 1 to 2"),
+        ("gridlock-attempts 02\nfailures=1\nlockout=0\ncrc32=00000000\n", "unsupported version \"02\""),
+        ("gridlock-attempts 1\nfailures=1\nlockout=0\npattern a uses=1 hash=00000000 last=-\ncrc32=00000000\n", "expected 4 lines in version 1"),
         ("gridlock-attempts 1\nfailures=1\nlockout=0\ncrc32=zz\n", "malformed checksum line"),
         ("gridlock-attempts 1\nfailures=1\nlockout=0\ncrc32=00000000", "truncated: no final newline"),
     ])
@@ -129,7 +131,7 @@ import Testing
         defer { removeDirectory(directory) }
         let path = "\(directory)/attempts"
         try AtomicFile.write([UInt8](repeating: 0x41, count: 1 << 20), to: path, mode: 0o600)
-        #expect(AttemptStore.load(from: path) == .unreadable(.tooLarge(path: path, limit: 256)))
+        #expect(AttemptStore.load(from: path) == .unreadable(.tooLarge(path: path, limit: AttemptFileFormat.maximumSize)))
     }
 
     @Test func missingDirectoryErrorSaysTheDirectoryMustExist() {
@@ -147,12 +149,12 @@ import Testing
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let path = "\(directory)/attempts"
-        try AttemptStore.save(AttemptState(failures: 0), to: path)
+        try AttemptStore.save(SavedState(attempts: AttemptState(failures: 0)), to: path)
 
         let writer = try BackgroundJob<String?>.start(wakeup: EventFD()) {
             for failures in 1...1000 {
                 do {
-                    try AttemptStore.save(AttemptState(failures: failures, lockoutPending: failures % 2 == 0), to: path)
+                    try AttemptStore.save(SavedState(attempts: AttemptState(failures: failures, lockoutPending: failures % 2 == 0)), to: path)
                 } catch {
                     return "save \(failures) failed: \(error)"
                 }
@@ -166,7 +168,8 @@ import Testing
         while writerResult == nil {
             writerResult = writer.take()
             switch AttemptStore.load(from: path) {
-            case .loaded(let state):
+            case .loaded(let saved):
+                let state = saved.attempts
                 #expect(state.failures >= last, "failures went backwards: \(last) then \(state.failures)")
                 #expect(state.lockoutPending == (state.failures % 2 == 0 && state.failures > 0))
                 last = state.failures
@@ -177,8 +180,104 @@ import Testing
             reads += 1
         }
         #expect(writerResult == .some(nil))
-        #expect(last == 1000 || AttemptStore.load(from: path) == .loaded(AttemptState(failures: 1000, lockoutPending: true)))
+        #expect(last == 1000 || AttemptStore.load(from: path) == .loaded(SavedState(attempts: AttemptState(failures: 1000, lockoutPending: true))))
         #expect(reads > 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["attempts"])
+    }
+
+    // MARK: Version 2: the uses of patterns
+
+    static let doorHash = "$argon2id$v=19$m=8,t=1,p=1$ZG9vcmRvb3I$ZG9vcmhhc2hkb29yaGFzaA"
+
+    private func file(_ body: String) -> [UInt8] {
+        let covered = Array(body.utf8)
+        let crc = String(CRC32.checksum(covered), radix: 16)
+        return covered + Array("crc32=\(String(repeating: "0", count: 8 - crc.count) + crc)\n".utf8)
+    }
+
+    @Test func usesRoundTripInTheDocumentedForm() throws {
+        var saved = SavedState(attempts: AttemptState(failures: 2, lockoutPending: false))
+        saved.noteAccepted("visitor", hash: Self.doorHash, at: 1_764_547_200)
+        saved.noteAccepted("visitor", hash: Self.doorHash, at: 1_764_547_260)
+        saved.patterns["cleaner"] = PatternUse(count: 0, hashTag: 0xdead_beef, lastAccepted: nil)
+        let text = String(decoding: AttemptFileFormat.encode(saved), as: UTF8.self)
+        let tag = String(CRC32.checksum(Array(Self.doorHash.utf8)), radix: 16)
+        let padded = String(repeating: "0", count: 8 - tag.count) + tag
+        #expect(text.hasPrefix("""
+            gridlock-attempts 2
+            failures=2
+            lockout=0
+            pattern cleaner uses=0 hash=deadbeef last=-
+            pattern visitor uses=2 hash=\(padded) last=1764547260
+
+            """))
+        #expect(try AttemptFileFormat.decode(Array(text.utf8)).get() == saved)
+        #expect(saved.uses(of: "visitor", hash: Self.doorHash) == 2)
+        #expect(saved.uses(of: "nobody", hash: Self.doorHash) == 0)
+    }
+
+    @Test("a pattern enrolled again under its name starts with no uses")
+    func usesBelongToOneHash() {
+        var saved = SavedState()
+        saved.noteAccepted("visitor", hash: Self.doorHash, at: 1)
+        #expect(saved.uses(of: "visitor", hash: Self.doorHash + "x") == 0)
+        saved.noteAccepted("visitor", hash: Self.doorHash + "x", at: 2)
+        #expect(saved.uses(of: "visitor", hash: Self.doorHash + "x") == 1)
+    }
+
+    @Test("a version 1 file is read: its count is kept, no pattern has been used")
+    func versionOneIsUpgraded() throws {
+        let saved = try AttemptFileFormat.decode(file("gridlock-attempts 1\nfailures=4\nlockout=1\n")).get()
+        #expect(saved == SavedState(attempts: AttemptState(failures: 4, lockoutPending: true)))
+        #expect(String(decoding: AttemptFileFormat.encode(saved), as: UTF8.self).hasPrefix("gridlock-attempts 2\n"))
+    }
+
+    @Test func usesLostIsKeptAndMeansUnknown() throws {
+        let saved = try AttemptFileFormat.decode(file("gridlock-attempts 2\nfailures=5\nlockout=1\nuses-lost=1\n")).get()
+        #expect(saved.usesLost)
+        #expect(saved.uses(of: "visitor", hash: Self.doorHash) == nil)
+        #expect(try AttemptFileFormat.decode(AttemptFileFormat.encode(saved)).get() == saved)
+    }
+
+    @Test(arguments: [
+        "pattern visitor uses=1 hash=0000000 last=-", "pattern visitor uses=01 hash=00000000 last=-",
+        "pattern visitor uses=1 hash=ABCDEF00 last=-", "pattern vis itor uses=1 hash=00000000 last=-",
+        "pattern visitor uses=1 hash=00000000 last=", "pattern visitor uses=1 hash=00000000", "pattern  uses=1 hash=00000000 last=-",
+        "pattern visitor uses=-1 hash=00000000 last=-", "uses-lost=1", "pattern visitor uses=1 hash=00000000 last=-1",
+    ])
+    func malformedPatternLinesAreCorrupt(line: String) {
+        guard case .failure(let corrupt) = AttemptFileFormat.decode(file("gridlock-attempts 2\nfailures=0\nlockout=0\npattern a uses=1 hash=00000000 last=-\n\(line)\n")) else {
+            Issue.record("accepted \(line)")
+            return
+        }
+        #expect(corrupt.reason.hasPrefix("malformed pattern line"))
+    }
+
+    @Test func theSamePatternTwiceIsCorrupt() {
+        let line = "pattern a uses=1 hash=00000000 last=-\n"
+        #expect(throws: AttemptFileFormat.Corrupt.self) {
+            try AttemptFileFormat.decode(file("gridlock-attempts 2\nfailures=0\nlockout=0\n" + line + line)).get()
+        }
+    }
+
+    @Test("a damaged file means a lockout and unknown uses; a write keeps saying so")
+    func damageLosesTheUsesForGood() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let path = "\(directory)/attempts"
+        try AtomicFile.write(Array("scribbled".utf8), to: path, mode: 0o600)
+        let restored = StateFile.restore(from: path, schedule: .android)
+        #expect(restored == SavedState(attempts: AttemptState(failures: 5, lockoutPending: true), usesLost: true))
+        let file = StateFile(path: path, saved: restored)
+        try file.save(attempts: AttemptState(failures: 6))
+        guard case .loaded(let reread) = AttemptStore.load(from: path) else { Issue.record("not loaded"); return }
+        #expect(reread.usesLost && reread.attempts.failures == 6)
+    }
+
+    @Test("a use that cannot be written is not counted in memory either")
+    func failedUseWriteChangesNothing() {
+        let file = StateFile(path: "/nonexistent/gridlock/attempts")
+        #expect(throws: AttemptStoreError.self) { try file.saveUse(of: "visitor", hash: Self.doorHash, at: 1) }
+        #expect(file.saved == .clean)
     }
 }

@@ -37,6 +37,7 @@ struct ConfigDocsTests {
     static let docsPath = ConfigFixtures.root.appendingPathComponent("docs/configuration.md").path
 
     static let tableKeys = ConfigSchema.sections.flatMap(tableKeys(of:)) + tableKeys(of: ConfigSchema.pattern)
+        + tableKeys(of: ConfigSchema.hook)
 
     @Test func everyKeyOfTheTableIsDocumented() throws {
         let docs = try Self.documentedKeys()
@@ -93,6 +94,7 @@ struct ConfigDocsTests {
     @Test func tableDefaultsAreTheValuesTheLoaderStartsWith() {
         let problems = Self.defaultProblems(ConfigSchema.sections, untouched: ConfigDraft())
             + Self.defaultProblems([ConfigSchema.pattern], untouched: PatternDraft())
+            + Self.defaultProblems([ConfigSchema.hook], untouched: HookDraft())
         #expect(problems == [])
     }
 
@@ -177,7 +179,9 @@ struct ConfigDocsTests {
     /// `[pattern door]` and the docs' `[pattern NAME]` are both the table's `pattern`.
     static func sectionName(inHeader header: String) -> String {
         let words = header.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: " ")
-        return words.first.map(String.init) == ConfigSchema.pattern.name ? ConfigSchema.pattern.name : words.joined(separator: " ")
+        let first = words.first.map(String.init)
+        if first == ConfigSchema.pattern.name || first == ConfigSchema.hook.name { return first! }
+        return words.joined(separator: " ")
     }
 
     static func isKeyName(_ text: Substring) -> Bool {

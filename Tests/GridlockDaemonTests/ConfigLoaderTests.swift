@@ -81,11 +81,12 @@ struct ConfigLoaderTests {
         #expect(config.patterns.isEmpty)
     }
 
-    /// The example's commented pattern section, uncommented, is what it says it is.
+    /// The example's commented pattern and hook sections, uncommented, are what they say.
     @Test func examplePatternSectionParsesWhenUncommented() throws {
         let text = try String(contentsOfFile: ConfigFixtures.example, encoding: .utf8)
         let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            ["#[pattern door]", "#hash=", "#exec="].contains { line.hasPrefix($0) } ? String(line.dropFirst()) : String(line)
+            ["#[pattern door]", "#hash=", "#exec=", "#valid", "#uses=", "#[on failure]", "#after="].contains { line.hasPrefix($0) }
+                ? String(line.dropFirst()) : String(line)
         }.joined(separator: "\n")
         let folder = try ConfigFixtures.scratch(["gridlock.conf": uncommented])
         defer { ConfigFixtures.remove(folder) }
@@ -95,6 +96,11 @@ struct ConfigLoaderTests {
         #expect(door.name == "door")
         #expect(door.hash.hasPrefix("$argon2id$v=19$"))
         #expect(door.exec == ["/usr/local/bin/door-relay", "--open", "front door", "--seconds", "5"])
+        #expect(door.limits.uses == 1)
+        #expect(door.limits.schedule.description == "valid=Mon-Fri 07:00-09:30; Sat 08:00-12:00 valid-from=2026-12-01T00:00:00 valid-until=2026-12-31T18:00:00")
+        let alarm = try #require(config.hooks[.failure])
+        #expect(alarm.argv.first == "/usr/bin/mosquitto_pub" && alarm.after == 3 && alarm.timeout == .seconds(10))
+        #expect(config.hooks.count == 1)
     }
 
     @Test func dropInsApplyInByteOrderAndLaterValuesWin() throws {

@@ -43,7 +43,8 @@ final class DaemonLoopTests {
     /// Runs a daemon on the fake touchscreen until `until` says so or, given, `stopAfter`
     /// has passed (else 10 s is a failure), after `stroke` was delivered to the device.
     func runDaemon(
-        config: GridlockConfig, attempts: AttemptState = .clean, frames: String, stroke: [Int],
+        config: GridlockConfig, saved: SavedState = .clean, wallClock: @escaping () -> WallTime = SystemWallClock.now,
+        frames: String, stroke: [Int],
         stopAfter: Duration? = nil, until done: @escaping ([Daemon.Outcome]) -> Bool = { _ in false }
     ) throws -> Run {
         try Directory.create(frames)
@@ -54,7 +55,7 @@ final class DaemonLoopTests {
         let parts = DaemonParts(
             loop: loop, output: PNGOutput(size: Self.frame, directory: frames), touch: touch,
             supervisor: ActionSupervisor(loop: loop, mode: config.action.mode),
-            attempts: attempts, attemptsFile: config.lockout.stateFile)
+            state: StateFile(path: config.lockout.stateFile, saved: saved), wallClock: wallClock)
         let daemon = try Daemon(options: .init(configPath: "\(directory)/unused.conf"), config: config, parts: parts)
         var run = Run()
         daemon.observe = { outcome in
@@ -140,10 +141,10 @@ final class DaemonLoopTests {
         #expect(first.outcomes == [.lock(.rejected(nodes: 5, failures: 1)), .lock(.lockout(seconds: 60, failures: 1))])
 
         // A new daemon, as after a power cut: it starts from what the first one wrote.
-        let restored = DaemonParts.restoredAttempts(config: config)
-        #expect(restored.failures == 1)
+        let restored = StateFile.restore(from: config.lockout.stateFile, schedule: config.lockout.schedule)
+        #expect(restored.attempts.failures == 1)
         let second = try runDaemon(
-            config: config, attempts: restored, frames: "\(directory)/second", stroke: [1, 2, 3, 6, 9],
+            config: config, saved: restored, frames: "\(directory)/second", stroke: [1, 2, 3, 6, 9],
             stopAfter: .milliseconds(500))
         #expect(!second.outcomes.contains(.lock(.accepted(patternName: "door", nodes: 5))))
         #expect(second.scenes.first.map { if case .lockedOut = $0.message { true } else { false } } == true)

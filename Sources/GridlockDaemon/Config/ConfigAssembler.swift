@@ -14,6 +14,8 @@ struct ConfigAssembler {
     private var origins: [String: SourceLocation] = [:]
     private var patternOrigins: [String: SourceLocation] = [:]
     private var patternGridLines: [String: SourceLocation] = [:]
+    /// `[on EVENT]` sections of each event, every file's keys applied in order.
+    private var hooks: [HookEvent: (draft: HookDraft, header: SourceLocation, lines: [String: SourceLocation])] = [:]
 
     init(currentDirectory: String) {
         self.currentDirectory = currentDirectory
@@ -26,6 +28,8 @@ struct ConfigAssembler {
         for section in file.sections {
             if let name = Self.patternName(inHeader: section.name) {
                 addPattern(name: name, section: section, file: file.path)
+            } else if let event = Self.hookEvent(inHeader: section.name) {
+                addHook(event, section: section, firstLines: &firstLines[section.name, default: [:]], file: file.path)
             } else {
                 addSection(section, firstLines: &firstLines[section.name, default: [:]], file: file.path)
             }
@@ -40,6 +44,7 @@ struct ConfigAssembler {
             report(at, "[grid] min-nodes=\(config.grid.minNodes) is more than the \(config.grid.shape.nodeCount) nodes of a \(config.grid.shape) grid")
         }
         checkPatternGrids(config)
+        config.hooks = finishedHooks()
         if config.display.backend == .png, config.display.outputDirectory == nil {
             report(origin("display.backend"), "[display] backend=png needs output-dir=DIR (where the frames go)")
         }
@@ -128,6 +133,9 @@ struct ConfigAssembler {
         var entry = PatternEntry(
             name: name, hash: hash, exec: pattern.exec, duress: pattern.duress, duressExec: pattern.duressExec, source: header)
         entry.grid = pattern.grid
+        entry.limits = PatternLimits(
+            schedule: PatternSchedule(windows: pattern.windows ?? [], validFrom: pattern.validFrom, validUntil: pattern.validUntil),
+            uses: pattern.uses)
         draft.config.patterns.append(entry)
         patternGridLines[name] = lines["grid"].map { SourceLocation(file: file, line: $0) }
     }
@@ -177,7 +185,65 @@ struct ConfigAssembler {
             report(header.file, line, "\(label) duress-exec is only allowed together with duress=true")
             valid = false
         }
+        if let from = pattern.validFrom, let until = pattern.validUntil, until < from, let line = lines["valid-until"] {
+            report(header.file, line, "\(label) valid-until=\(until) is before valid-from=\(from): the pattern could never open")
+            valid = false
+        }
         return valid
+    }
+
+    // MARK: - [on EVENT]
+
+    /// The event of an `[on EVENT]` header ("" when it names none), or nil for any other section.
+    private static func hookEvent(inHeader header: String) -> String? {
+        let words = header.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.first.map(String.init) == ConfigSchema.hook.name else { return nil }
+        return words.count == 2 ? String(words[1]) : words.dropFirst().joined(separator: " ")
+    }
+
+    private mutating func addHook(_ eventName: String, section: IniSection, firstLines: inout [String: Int], file: String) {
+        let header = SourceLocation(file: file, line: section.line)
+        let events = HookEvent.allCases.map(\.rawValue)
+        guard let event = HookEvent(rawValue: eventName) else {
+            let said = eventName.isEmpty ? "[on] needs an event: [on EVENT]" : "unknown event '\(eventName)' in [on \(eventName)]"
+            report(header, said + hint(eventName, events, "", ""))
+            return
+        }
+        let label = "[on \(event.rawValue)]"
+        var hook = hooks[event] ?? (HookDraft(), header, [:])
+        for entry in section.entries {
+            guard claimKey(entry, in: &firstLines, label: label, scope: "this file", file: file),
+                  let key = known(entry, in: ConfigSchema.hook, label: label, file: file)
+            else { continue }
+            let at = SourceLocation(file: file, line: entry.line)
+            // Noted even if refused: a refused exec= is reported as such, not again as missing.
+            hook.lines[key.name] = at
+            do throws(ValueProblem) {
+                try key.store(&hook.draft, entry.value, source(file))
+                if key.name == "exec" { hook.header = header }
+            } catch {
+                report(at, "\(label) \(key.name): \(error.message)")
+            }
+        }
+        hooks[event] = hook
+    }
+
+    /// Hooks whose sections add up to something runnable; the others are reported.
+    private mutating func finishedHooks() -> [HookEvent: HookConfig] {
+        var finished: [HookEvent: HookConfig] = [:]
+        for event in HookEvent.allCases {
+            guard let (draft, header, lines) = hooks[event] else { continue }
+            if let at = lines["after"], event != .failure {
+                report(at, "[on \(event.rawValue)] after= is only for [on failure] (run from the Nth consecutive failure)")
+                continue
+            }
+            guard let argv = draft.exec else {
+                if lines["exec"] == nil { report(header, "[on \(event.rawValue)] has no exec= (the program to run)") }
+                continue
+            }
+            finished[event] = HookConfig(argv: argv, after: draft.after ?? 1, timeout: draft.timeout, source: header)
+        }
+        return finished
     }
 
     private func source(_ file: String) -> ValueSource {

@@ -17,9 +17,27 @@ enum ConfigSchema {
                   "The silent alarm a duress pattern runs as well."),
         ConfigKey("grid", ValueType(allowed: "ROWSxCOLUMNS (3x3)", parse: ConfigValues.gridShape), \.grid,
                   default: .unset("not recorded"), "The grid the pattern was enrolled on; its hash matches only there."),
+        ConfigKey("valid", ValueType(allowed: "DAYS HH:MM-HH:MM; ...", parse: ConfigValues.weeklyWindows), \.windows,
+                  default: .unset("any time"), "Weekly windows in local time when the pattern may open."),
+        ConfigKey("valid-from", ValueType(allowed: "YYYY-MM-DD[THH:MM[:SS]]", parse: ConfigValues.validFrom), \.validFrom,
+                  default: .unset("no start"), "The first local time the pattern may open."),
+        ConfigKey("valid-until", ValueType(allowed: "YYYY-MM-DD[THH:MM[:SS]]", parse: ConfigValues.validUntil), \.validUntil,
+                  default: .unset("no end"), "The last local time the pattern may open (a date: to its end)."),
+        ConfigKey("uses", .integer(1...1_000_000), \.uses, default: .unset("unlimited"),
+                  "Accepted unlocks in all; then it no longer matches."),
     ])
 
-    static var sectionNames: [String] { sections.map(\.name) + [pattern.name] }
+    /// `[on EVENT]`: a program run when something happens (`HookEvent`). A later file's
+    /// section for the same event overrides its keys, as plain sections do.
+    static let hook = ConfigSection<HookDraft>("on", [
+        ConfigKey("exec", .commandLine, \.exec, default: .unset("required"), "The program to run."),
+        ConfigKey("after", .integer(1...1_000_000), \.after, default: .unset("1"),
+                  "[on failure] only: run from this many consecutive failures on."),
+        ConfigKey("timeout", .secondsOrNever(0...86_400), \.timeout, default: .value("10"),
+                  "How long it may run before it is stopped."),
+    ])
+
+    static var sectionNames: [String] { sections.map(\.name) + [pattern.name, hook.name] }
 
     static func section(named name: String) -> ConfigSection<ConfigDraft>? { sections.first { $0.name == name } }
 
@@ -128,6 +146,8 @@ enum ConfigSchema {
                   default: .unset("libsodium's interactive value"), "argon2id passes for new hashes."),
         ConfigKey("argon2-mem", .integer(8...4_294_967_295, unit: "KiB"), \.config.security.argon2MemKiB,
                   default: .unset("libsodium's interactive value"), "argon2id memory for new hashes."),
+        ConfigKey("trust-unsynchronised-clock", .boolean, \.config.security.trustUnsynchronisedClock, default: .value("false"),
+                  "Lets patterns with a schedule open while the clock is not synchronised."),
     ])
 
     static let action = ConfigSection<ConfigDraft>("action", [
@@ -154,4 +174,15 @@ struct PatternDraft: Hashable {
     var duress = false
     var duressExec: [String]? = nil
     var grid: GridShape? = nil
+    var windows: [WeeklyWindow]? = nil
+    var validFrom: LocalDateTime? = nil
+    var validUntil: LocalDateTime? = nil
+    var uses: Int? = nil
+}
+
+/// What the `[on EVENT]` sections of one event add up to before they are checked.
+struct HookDraft: Hashable {
+    var exec: [String]? = nil
+    var after: Int? = nil
+    var timeout: Duration? = .seconds(10)
 }

@@ -119,6 +119,31 @@ enum ConfigValues {
         return font
     }
 
+    /// `valid=Mon-Fri 07:00-09:30; Sat 08:00-12:00`.
+    static func weeklyWindows(_ text: String) throws(ValueProblem) -> [WeeklyWindow] {
+        do throws(ScheduleSyntaxError) {
+            return try PatternSchedule.windows(from: text)
+        } catch {
+            throw ValueProblem("\(error.message); expected windows like 'Mon-Fri 07:00-09:30; Sat 08:00-12:00'")
+        }
+    }
+
+    static func validFrom(_ text: String) throws(ValueProblem) -> LocalDateTime {
+        try localDateTime(text, endOfDay: false)
+    }
+
+    /// A bare date means its last second: `valid-until=2026-12-31` includes that day.
+    static func validUntil(_ text: String) throws(ValueProblem) -> LocalDateTime {
+        try localDateTime(text, endOfDay: true)
+    }
+
+    private static func localDateTime(_ text: String, endOfDay: Bool) throws(ValueProblem) -> LocalDateTime {
+        guard let time = LocalDateTime(iso8601: text, endOfDay: endOfDay) else {
+            throw ValueProblem("expected a local date or date-time as YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] (no time zone), got '\(text)'")
+        }
+        return time
+    }
+
     /// `3x3`: rows, then columns, as `[grid]` gives them.
     static func gridShape(_ text: String) throws(ValueProblem) -> GridShape {
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)

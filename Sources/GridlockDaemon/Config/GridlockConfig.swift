@@ -13,6 +13,8 @@ public struct GridlockConfig: Hashable, Sendable {
     public var action = ActionConfig()
     /// In the order the files define them (main file first, then drop-ins by name).
     public var patterns: [PatternEntry] = []
+    /// `[on EVENT]` sections.
+    public var hooks: [HookEvent: HookConfig] = [:]
 
     public init() {}
 }
@@ -145,6 +147,8 @@ public struct LockoutConfig: Hashable, Sendable {
 public struct SecurityConfig: Hashable, Sendable {
     public var argon2Ops: Int? = nil
     public var argon2MemKiB: Int? = nil
+    /// Patterns with a schedule open even while the kernel says the clock is not synchronised.
+    public var trustUnsynchronisedClock = false
 
     public init() {}
 }
@@ -180,6 +184,8 @@ public struct PatternEntry: Hashable, Sendable {
     public var source: SourceLocation
     /// The grid it was enrolled on (`grid=3x3`), where given: its hash matches only there.
     public var grid: GridShape? = nil
+    /// `valid=`, `valid-from=`, `valid-until=`, `uses=`.
+    public var limits = PatternLimits.none
 
     public init(
         name: String, hash: String, exec: [String]? = nil, duress: Bool = false,
@@ -190,6 +196,43 @@ public struct PatternEntry: Hashable, Sendable {
         self.exec = exec
         self.duress = duress
         self.duressExec = duressExec
+        self.source = source
+    }
+}
+
+// MARK: - [on EVENT]
+
+/// What a hook (`[on EVENT]`) can be run for.
+public enum HookEvent: String, Hashable, Sendable, CaseIterable {
+    /// A wrong pattern was counted.
+    case failure
+    /// A lockout starts.
+    case lockout
+    /// A pattern was accepted (its own action has started).
+    case unlock
+    /// A duress pattern was accepted (besides its own duress-exec).
+    case duress
+    /// The touch device or the display went away while the lock showed, or a contact stuck.
+    case tamper
+    /// The lock screen is up.
+    case start
+    /// gridlockd is stopping.
+    case stop
+}
+
+public struct HookConfig: Hashable, Sendable {
+    public var argv: [String]
+    /// `[on failure] after=N`: only from the Nth consecutive failure.
+    public var after: Int
+    /// nil (`timeout=0`): no limit.
+    public var timeout: Duration?
+    /// The `[on EVENT]` header that set `exec=`, for messages.
+    public var source: SourceLocation
+
+    public init(argv: [String], after: Int = 1, timeout: Duration? = .seconds(10), source: SourceLocation) {
+        self.argv = argv
+        self.after = after
+        self.timeout = timeout
         self.source = source
     }
 }

@@ -16,6 +16,7 @@ extension Daemon {
             reload()
         case .child:
             supervisor.childExited()
+            hooks.childExited()
         case .user1:
             Journal.log(.info, "event loop: \(loop.wakeUps)")
         default:
@@ -52,6 +53,8 @@ extension Daemon {
         }
         config = new
         matcher = PatternMatcher(config: new, hasher: hasher)
+        gate.update(new)
+        if options.mode == .unlock { hooks.update(new.hooks) }
         supervisor.mode = new.action.mode
         Journal.log(.notice, "configuration reloaded from \(loaded.files.joined(separator: ", "))")
     }
@@ -59,9 +62,12 @@ extension Daemon {
     /// `gridlock reset-lockout` writes a clean state file and sends SIGHUP. Only that
     /// transition is taken from the file: the running count is otherwise authoritative.
     func reloadAttempts() {
-        guard service.attemptsFile != nil, service.machine.attempts != .clean,
-              case .loaded(let state) = AttemptStore.load(from: config.lockout.stateFile), state == .clean else { return }
+        guard let stateFile = service.stateFile, stateFile.path != nil,
+              service.machine.attempts != .clean || stateFile.saved.usesLost,
+              case .loaded(let state) = AttemptStore.load(from: config.lockout.stateFile), state.attempts == .clean
+        else { return }
         Journal.log(.notice, "failure count cleared: \(config.lockout.stateFile) was reset")
-        service.clearFailures(at: now)
+        stateFile.adopt(state)
+        if service.machine.attempts != .clean { service.clearFailures(at: now) }
     }
 }

@@ -34,6 +34,10 @@ public final class Daemon {
     let loop: EventLoop
     let touch: TouchSource
     let supervisor: ActionSupervisor
+    /// `[on EVENT]` programs, beside the lock.
+    let hooks: HookSupervisor
+    /// Schedules and uses between a matching hash and the lock machine.
+    let gate: PatternGate
     let service: LockService
     let notifier: SystemdNotifier?
     private let clock: () -> Instant
@@ -50,6 +54,9 @@ public final class Daemon {
     /// time is older than a deadline that fired in the same round.
     private var lastTime: Instant
     private var readySent = false
+    /// What the last round saw, so a device that goes away while the lock shows is noticed.
+    private var lastTouchDevice: String?
+    private var lastDisplay: String?
     var stopping = false
     /// `[action] mode=handover`: the display and the touch grab belong to the action now.
     var handedOver = false
@@ -75,6 +82,11 @@ public final class Daemon {
             throw .unsupported("\(error)")
         }
         matcher = PatternMatcher(config: config, hasher: hasher)
+        gate = PatternGate(config: config, state: parts.state, wallClock: parts.wallClock)
+        let wallClock = parts.wallClock
+        hooks = HookSupervisor(
+            loop: loop, hooks: options.mode == .unlock && !options.benchStartup ? config.hooks : [:],
+            wallClock: { wallClock().epochSeconds })
         blanker = ScreenBlanker(timeout: config.display.blankAfter, now: lastTime)
         let output = parts.output
         let renderer: SceneRenderer
@@ -86,13 +98,13 @@ public final class Daemon {
         }
         let machine = LockMachine(
             layout: config.gridLayout(frame: output.size), settings: config.lockSettings, mode: options.mode,
-            attempts: parts.attempts)
-        service = LockService(machine: machine, renderer: renderer, output: output, attemptsFile: parts.attemptsFile)
+            attempts: parts.state.saved.attempts)
+        service = LockService(machine: machine, renderer: renderer, output: output, stateFile: parts.state)
         service.coalescesFrames = true
         timers = DaemonTimers(loop: loop, watchdogInterval: parts.watchdogInterval)
         do {
             verifier = try BackgroundVerifier(loop: loop) { [unowned self] name in
-                pending.append((.verified(patternName: name), nil))
+                pending.append((gate.admit(name), nil))
             }
         } catch {
             parts.output.close()
@@ -221,7 +233,9 @@ public final class Daemon {
         if !readySent, service.framesPresented > 0 {
             readySent = true
             try? notifier?.notify("READY=1\nSTATUS=Showing the lock screen")
+            hooks.fire(.start, HookFacts(device: touch.devicePath))
         }
+        noticeTamper()
         if case .enrolled(let nodes) = service.machine.phase, enrolledPattern == nil {
             enrolledPattern = try? Pattern(nodes: nodes, shape: config.grid.shape)
             stopping = true
@@ -230,6 +244,23 @@ public final class Daemon {
         outputSync.sync(to: service.output.descriptors)
         timers.touch.due = touch.nextDeadline
         timers.blank.due = handedOver ? nil : blanker.deadline
+    }
+
+    /// The touch device or the display went away while the lock showed (not while an
+    /// action has them): someone may be pulling the panel apart.
+    private func noticeTamper() {
+        let touchDevice = touch.devicePath, display = service.output.connectedDisplay
+        defer { (lastTouchDevice, lastDisplay) = (touchDevice, display) }
+        guard !handedOver, !stopping, options.mode == .unlock else { return }
+        if let lost = lastTouchDevice, touchDevice == nil { tamper("touch-device-removed", device: lost) }
+        if let lost = lastDisplay, display == nil { tamper("display-removed", device: lost) }
+    }
+
+    func tamper(_ reason: String, device: String?) {
+        Journal.log(
+            .warning, "tamper: \(reason)\(device.map { " (\($0))" } ?? "")",
+            JournalFields(messageID: JournalCatalog.tamper, fields: ["GRIDLOCK_EVENT": "tamper", "GRIDLOCK_REASON": reason]))
+        hooks.fire(.tamper, HookFacts(device: device, reason: reason))
     }
 
     private func blankIfIdle(now: Instant) {
@@ -248,8 +279,10 @@ public final class Daemon {
     func shutdown() {
         try? notifier?.notify("STOPPING=1")
         supervisor.stopAll()
+        // The stop hook runs to its end (or its timeout) like any other still running.
+        hooks.fire(.stop, HookFacts(device: touch.devicePath))
         do {
-            try loop.run(until: { supervisor.isQuiet })
+            try loop.run(until: { supervisor.isQuiet && hooks.isQuiet })
         } catch {
             Journal.log(.error, "event loop while stopping the action: \(error)")
         }
@@ -270,7 +303,10 @@ extension Daemon: LockShell {
     }
 
     public func beginAction(for patternName: String) {
-        supervisor.begin(config.actionPlan(for: patternName))
+        let plan = config.actionPlan(for: patternName)
+        supervisor.begin(plan)
+        hooks.fire(.unlock, HookFacts(pattern: patternName, device: touch.devicePath))
+        if plan.isDuress { hooks.fire(.duress, HookFacts(pattern: patternName, device: touch.devicePath)) }
     }
 
     public func setDeadline(_ deadline: Instant?) { timers.lock.due = deadline }
@@ -279,5 +315,15 @@ extension Daemon: LockShell {
         blanker.noteActivity(at: time)
         Journal.log(report.priority, report.logMessage, report.journalFields)
         observe?(.lock(report))
+        switch report {
+        case .rejected(_, let failures):
+            hooks.fire(.failure, HookFacts(failures: failures, device: touch.devicePath))
+        case .lockout(let seconds, let failures):
+            hooks.fire(.lockout, HookFacts(failures: failures, lockoutSeconds: seconds, device: touch.devicePath))
+        case .strokeCancelled(.stuckTouch):
+            tamper("stuck-contact", device: touch.devicePath)
+        default:
+            break
+        }
     }
 }

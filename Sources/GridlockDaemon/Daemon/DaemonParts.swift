@@ -10,25 +10,27 @@ public struct DaemonParts {
     public var output: DisplayOutput
     public var touch: TouchSource
     public var supervisor: ActionSupervisor
-    /// The failures to start with, and the file that keeps them (nil: memory only).
-    public var attempts: AttemptState
-    public var attemptsFile: String?
+    /// The failures and pattern uses to start with, and the file that keeps them.
+    public var state: StateFile
     public var clock: () -> Instant
+    /// Local time and whether it is synchronised, for patterns with a schedule.
+    public var wallClock: () -> WallTime
     public var notifier: SystemdNotifier?
     public var watchdogInterval: Duration?
 
     public init(
         loop: EventLoop, output: DisplayOutput, touch: TouchSource, supervisor: ActionSupervisor,
-        attempts: AttemptState = .clean, attemptsFile: String? = nil, clock: @escaping () -> Instant = MonotonicClock.now,
+        state: StateFile = StateFile(path: nil), clock: @escaping () -> Instant = MonotonicClock.now,
+        wallClock: @escaping () -> WallTime = SystemWallClock.now,
         notifier: SystemdNotifier? = nil, watchdogInterval: Duration? = nil
     ) {
         self.loop = loop
         self.output = output
         self.touch = touch
         self.supervisor = supervisor
-        self.attempts = attempts
-        self.attemptsFile = attemptsFile
+        self.state = state
         self.clock = clock
+        self.wallClock = wallClock
         self.notifier = notifier
         self.watchdogInterval = watchdogInterval
     }
@@ -56,31 +58,11 @@ public struct DaemonParts {
         self.init(
             loop: loop, output: output, touch: touch,
             supervisor: ActionSupervisor(loop: loop, mode: config.action.mode),
-            attempts: counting ? Self.restoredAttempts(config: config) : .clean,
-            attemptsFile: counting ? config.lockout.stateFile : nil,
+            state: counting
+                ? StateFile(path: config.lockout.stateFile, saved: StateFile.restore(from: config.lockout.stateFile, schedule: config.lockout.schedule))
+                : StateFile(path: nil),
             notifier: SystemdNotifier.fromEnvironment(),
             watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment())
-    }
-
-    /// A missing file means no failures. A corrupt or unreadable one is taken as the first
-    /// lockout of the schedule: damaging the file must never earn free attempts.
-    public static func restoredAttempts(config: GridlockConfig) -> AttemptState {
-        let path = config.lockout.stateFile
-        switch AttemptStore.load(from: path) {
-        case .missing:
-            return .clean
-        case .loaded(let state):
-            if state.failures > 0 {
-                Journal.log(.notice, "restored \(state.failures) consecutive failed attempts from \(path)")
-            }
-            return state
-        case .corrupt(let reason):
-            Journal.log(.alert, "attempt state \(path) is corrupt (\(reason)); locking out as after repeated failures")
-        case .unreadable(let error):
-            Journal.log(.alert, "attempt state unreadable: \(error); locking out as after repeated failures")
-        }
-        guard let first = config.lockout.schedule.firstLockout else { return .clean }
-        return AttemptState(failures: first.failures, lockoutPending: true)
     }
 }
 

@@ -17,8 +17,11 @@ public protocol TouchSource: AnyObject {
     /// Changes whenever a descriptor was closed or opened: a new device's descriptor can
     /// reuse a closed one's number, so equal `descriptors` do not mean the same files.
     var descriptorGeneration: Int { get }
+    /// The device node read now, nil while there is none (a recording says nil always).
+    var devicePath: String? { get }
 }
 
 extension TouchSource {
     public var descriptorGeneration: Int { 0 }
+    public var devicePath: String? { nil }
 }

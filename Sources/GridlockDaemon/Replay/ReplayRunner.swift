@@ -39,6 +39,8 @@ public final class ReplayRunner: LockShell {
 
     private let options: Options
     private let matcher: PatternMatcher
+    /// The daemon's schedules and uses; uses are counted in memory, from none.
+    private let gate: PatternGate
     /// Real time, for the actions only: they are real programs.
     private let loop: EventLoop
     private let supervisor: ActionSupervisor
@@ -64,6 +66,7 @@ public final class ReplayRunner: LockShell {
         }
         do {
             matcher = PatternMatcher(config: config, hasher: try PatternHasher())
+            gate = PatternGate(config: config, state: StateFile(path: nil), wallClock: SystemWallClock.now)
             loop = try EventLoop(signals: [.child])
         } catch {
             throw .setup("\(error)")
@@ -81,7 +84,7 @@ public final class ReplayRunner: LockShell {
             throw .setup("\(error)")
         }
         let machine = LockMachine(layout: config.gridLayout(frame: frame), settings: config.lockSettings)
-        service = LockService(machine: machine, renderer: renderer, output: output, attemptsFile: nil)
+        service = LockService(machine: machine, renderer: renderer, output: output, stateFile: nil)
         service.onPresent = options.onPresent
         service.shell = self
         supervisor.delegate = self
@@ -154,7 +157,7 @@ public final class ReplayRunner: LockShell {
     // MARK: LockShell
 
     public func beginVerification(of pattern: Pattern) {
-        pending.append(.verified(patternName: matcher.match(pattern)))
+        pending.append(gate.admit(matcher.match(pattern)))
     }
 
     /// The actions run in real time while virtual time stands still.

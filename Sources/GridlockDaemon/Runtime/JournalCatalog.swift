@@ -22,6 +22,10 @@ public enum JournalCatalog {
     public static let action = "7af6aa12c2094218ae42951326c96f92"
     public static let touchDevice = "48da91bbbd8943bea72eeb13746a0ca8"
     public static let display = "8505503b2f0940b4a98e02f56249ec5f"
+    /// An `[on EVENT]` hook: started, its output, its end, a timeout.
+    public static let hook = "e1539ba1d9d34901b1cd020388a072a2"
+    /// The touch device or the display went away while the lock showed, or a contact stuck.
+    public static let tamper = "57063d9cbc834f008f494185e7f91278"
 
     /// `GRIDLOCK_` and the name in capitals, `-` as `_`: `failures` -> `GRIDLOCK_FAILURES`.
     static func fieldName(_ key: String) -> String {

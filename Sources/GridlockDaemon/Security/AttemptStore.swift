@@ -6,12 +6,12 @@ import LinuxSys
 /// would reset a lockout.
 public enum AttemptLoad: Hashable, Sendable {
     case missing
-    case loaded(AttemptState)
+    case loaded(SavedState)
     case corrupt(reason: String)
     case unreadable(BoundedReadError)
 }
 
-/// Persists `AttemptState` across restarts and power cuts: each save atomically
+/// Persists `SavedState` across restarts and power cuts: each save atomically
 /// replaces the whole file (mode 0600), so a reader sees the old or the new state.
 public enum AttemptStore {
     public static let fileMode: FileMode = 0o600
@@ -35,7 +35,7 @@ public enum AttemptStore {
 
     /// Creates nothing but the file: the directory must exist (systemd's
     /// `StateDirectory=` makes it with the right owner), and the error says so.
-    public static func save(_ state: AttemptState, to path: String) throws(AttemptStoreError) {
+    public static func save(_ state: SavedState, to path: String) throws(AttemptStoreError) {
         do {
             try AtomicFile.write(AttemptFileFormat.encode(state), to: path, mode: fileMode)
         } catch {

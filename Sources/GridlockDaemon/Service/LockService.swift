@@ -12,7 +12,7 @@ public final class LockService {
     /// Carries out the slow effects; set by the owner once it exists (it owns the service).
     public weak var shell: LockShell?
     /// Where failures are persisted; nil keeps them in memory (previews, enrollment, benchmarks).
-    public let attemptsFile: String?
+    public let stateFile: StateFile?
     private var drawnScene: Scene?
     /// Frames presented so far (the first one marks start-up done).
     public private(set) var framesPresented = 0
@@ -24,14 +24,14 @@ public final class LockService {
     public var coalescesFrames = false
     private var pendingScene: Scene?
 
-    /// `attemptsFile` nil keeps the count in memory only (previews, benchmarks).
+    /// `stateFile` nil keeps the count in memory only (previews, benchmarks).
     public init(
-        machine: LockMachine, renderer: SceneRenderer, output: DisplayOutput, attemptsFile: String?
+        machine: LockMachine, renderer: SceneRenderer, output: DisplayOutput, stateFile: StateFile?
     ) {
         self.machine = machine
         self.renderer = renderer
         self.output = output
-        self.attemptsFile = attemptsFile
+        self.stateFile = stateFile
     }
 
     public func start(at now: Instant) {
@@ -116,12 +116,12 @@ public final class LockService {
     /// the machine is told (`.persistFailed`), so an attempt whose failure a restart would
     /// forget is never checked. False when the state could not be written.
     private func persist(_ state: AttemptState) -> Bool {
-        guard let attemptsFile else { return true }
+        guard let stateFile else { return true }
         do {
-            try AttemptStore.save(state, to: attemptsFile)
+            try stateFile.save(attempts: state)
             return true
         } catch {
-            Journal.log(.critical, "cannot record failed attempts in \(attemptsFile): \(error); attempts are not checked until it can")
+            Journal.log(.critical, "cannot record failed attempts in \(error.path): \(error); attempts are not checked until it can")
             return false
         }
     }

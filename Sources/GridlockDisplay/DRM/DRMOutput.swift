@@ -102,6 +102,11 @@ public final class DRMOutput: DisplayOutput {
 
     // MARK: DisplayOutput
 
+    public var connectedDisplay: String? {
+        guard let display, let device else { return nil }
+        return "\(device.path) \(display.selection.connector.name)"
+    }
+
     public var descriptors: [FileDescriptor] {
         var fds: [FileDescriptor] = []
         if let device { fds.append(device.fileDescriptor) }

@@ -24,6 +24,9 @@ public protocol DisplayOutput: AnyObject {
     func setBlanked(_ blanked: Bool)
     /// Waits for a pending flip and restores what was shown before; called once on exit.
     func close()
+    /// The display shown on (`/dev/dri/card0 HDMI-A-1`), nil while there is none; an output
+    /// that cannot lose its display says nil always.
+    var connectedDisplay: String? { get }
 }
 
 /// What the loop must do after an output handled an event.
@@ -42,6 +45,7 @@ extension DisplayOutput {
     public func setActive(_ active: Bool) {}
     public func setBlanked(_ blanked: Bool) {}
     public func close() {}
+    public var connectedDisplay: String? { nil }
 }
 
 public enum DisplayError: Error, CustomStringConvertible {

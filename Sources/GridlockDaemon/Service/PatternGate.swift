@@ -1,0 +1,56 @@
+import GridlockCore
+import LinuxSys
+
+/// What stands between a matching hash and an open door: the pattern's schedule and its
+/// uses left. The daemon and `gridlock replay` both pass each verification through it, so
+/// what a replay shows is what the panel does.
+public final class PatternGate {
+    private var patterns: [String: PatternEntry]
+    private var trustUnsynchronisedClock: Bool
+    private let state: StateFile
+    private let wallClock: () -> WallTime
+
+    public init(config: GridlockConfig, state: StateFile, wallClock: @escaping () -> WallTime) {
+        patterns = Dictionary(config.patterns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        trustUnsynchronisedClock = config.security.trustUnsynchronisedClock
+        self.state = state
+        self.wallClock = wallClock
+    }
+
+    /// A reloaded configuration.
+    public func update(_ config: GridlockConfig) {
+        patterns = Dictionary(config.patterns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        trustUnsynchronisedClock = config.security.trustUnsynchronisedClock
+    }
+
+    /// What the lock machine is told of a verification that matched `name` (nil: none).
+    /// A refused pattern is an ordinary wrong one on screen (an onlooker learns nothing);
+    /// the journal says which and why. A limited pattern's use is on disk before it opens,
+    /// and if it cannot be written nothing opens (`.persistFailed`).
+    public func admit(_ name: String?) -> LockEvent {
+        guard let name, let entry = patterns[name] else { return .verified(patternName: name) }
+        let time = wallClock()
+        let used = state.saved.uses(of: name, hash: entry.hash)
+        if let refusal = entry.limits.refusal(at: time, used: used, trustUnsynchronisedClock: trustUnsynchronisedClock) {
+            Journal.log(
+                .notice, "pattern \(name) matched but may not open: \(refusal); counted as a wrong pattern",
+                JournalFields(messageID: JournalCatalog.attempt, fields: [
+                    "GRIDLOCK_EVENT": "refused", "GRIDLOCK_PATTERN": name, "GRIDLOCK_REASON": "\(refusal)",
+                ]))
+            return .verified(patternName: nil)
+        }
+        guard let uses = entry.limits.uses else {
+            state.noteAccepted(name, hash: entry.hash, at: time.epochSeconds)
+            return .verified(patternName: name)
+        }
+        do {
+            try state.saveUse(of: name, hash: entry.hash, at: time.epochSeconds)
+        } catch {
+            Journal.log(.critical, "cannot record the use of pattern \(name): \(error); it does not open until it can")
+            return .persistFailed
+        }
+        let now = (used ?? 0) + 1
+        Journal.log(now >= uses ? .notice : .info, "pattern \(name): use \(now) of \(uses)\(now >= uses ? "; it is used up now" : "")")
+        return .verified(patternName: name)
+    }
+}
