@@ -11,14 +11,19 @@ public enum SystemWallClock {
     public static func now() -> WallTime {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
-        var seconds = spec.tv_sec
+        let seconds = Int64(spec.tv_sec)
+        return WallTime(local: local(epochSeconds: seconds), epochSeconds: seconds, synchronised: synchronisation().synchronised)
+    }
+
+    /// `epochSeconds` in the system's time zone (TZ or /etc/localtime, as date(1) reads it).
+    public static func local(epochSeconds: Int64) -> LocalDateTime {
+        var seconds = time_t(epochSeconds)
         var parts = tm()
-        // Reads TZ or /etc/localtime, as date(1) does.
         localtime_r(&seconds, &parts)
-        let local = LocalDateTime(
+        // A leap second (tm_sec 60) counts as the last second of its minute.
+        return LocalDateTime(
             year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
             hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: min(Int(parts.tm_sec), 59))
-        return WallTime(local: local, epochSeconds: Int64(seconds), synchronised: synchronisation().synchronised)
     }
 
     /// What the kernel says (adjtimex with nothing to set: STA_UNSYNC clear means an NTP

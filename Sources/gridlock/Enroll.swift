@@ -8,6 +8,7 @@ let enrollCommand = Command(
     usage: """
         Usage: gridlock enroll --name NAME [--exec ARGV] [--config FILE]
                                [--pattern-stdin] [--timeout SECONDS]
+                               [--uses N] [--valid WINDOWS] [--valid-from WHEN] [--valid-until WHEN]
 
         On the panel: shows the set-a-gesture screen with the config's display and touch
         (draw a pattern, draw it again to confirm; a mismatch starts over, a too-short
@@ -22,6 +23,13 @@ let enrollCommand = Command(
 
           --exec ARGV       the unlock action of this pattern (systemd-style quoting)
           --timeout S       give up on the panel after S seconds (1 to 3600, default 120)
+          --uses N          the pattern opens N times in all, then no more (uses=)
+          --valid WINDOWS   when it may open, in local time: 'Mon-Fri 07:00-09:30;Sat 08:00-12:00'
+          --valid-from WHEN, --valid-until WHEN
+                            its first and last day or moment: 2026-12-24 or 2026-12-24T18:00
+        These are written as the keys of the same names and checked as the daemon checks them
+        (docs/configuration.md); a pattern with a schedule opens only while the clock is
+        synchronised, unless [security] trust-unsynchronised-clock=true.
         """
 ) { arguments in
     guard let name = try arguments.option("--name") else {
@@ -31,6 +39,11 @@ let enrollCommand = Command(
     let configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
     let timeout = try arguments.integer("--timeout", in: 1...3600) ?? 120
     let fromStdin = arguments.flag("--pattern-stdin")
+    var keys: [(String, String)] = []
+    if let uses = try arguments.integer("--uses", in: 1...1_000_000) { keys.append(("uses", String(uses))) }
+    for key in ["valid", "valid-from", "valid-until"] {
+        if let value = try arguments.option("--\(key)") { keys.append((key, value)) }
+    }
     try arguments.finish()
     guard Enrollment.isValidName(name) else {
         throw UsageError(option: "--name", value: name, expected: "1 to 64 of A-Z a-z 0-9 _ . -", command: arguments.command)
@@ -67,7 +80,7 @@ let enrollCommand = Command(
     let hasher = try PatternHasher()
     let cost = config.argon2Cost
     let hash = try hasher.hash(message: pattern.hashMessage(shape: config.grid.shape), cost: cost)
-    let path = try Enrollment.store(name: name, hash: hash, exec: exec, grid: config.grid.shape, configPath: configPath)
+    let path = try Enrollment.store(name: name, hash: hash, exec: exec, grid: config.grid.shape, keys: keys, configPath: configPath)
     Journal.log(.notice, "gridlock enroll: pattern \(name) (\(pattern.count) nodes) stored in \(path) by uid \(ProcessIdentity.realUser)")
     let daemons = Enrollment.reloadRunningDaemons()
     print("enrolled pattern \(name) (\(pattern.count) nodes) in \(path)" + (daemons.isEmpty ? "" : "; gridlockd reloaded"))

@@ -64,6 +64,7 @@ public enum JSONValue: ExpressibleByStringLiteral {
     case int(Int)
     case double(Double, decimals: Int)
     case bool(Bool)
+    case null
 
     public init(stringLiteral value: String) { self = .string(value) }
 
@@ -72,6 +73,7 @@ public enum JSONValue: ExpressibleByStringLiteral {
         case .string(let s): JSONValue.quote(s)
         case .int(let n): String(n)
         case .bool(let b): b ? "true" : "false"
+        case .null: "null"
         case .double(let d, let decimals): fixedDecimal(d, decimals: decimals)
         }
     }

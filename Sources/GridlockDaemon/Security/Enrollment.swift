@@ -13,10 +13,13 @@ public enum Enrollment {
         "\(configPath).d/50-\(name).conf"
     }
 
-    public static func section(name: String, hash: String, exec: String?, grid: GridShape) -> String {
+    /// `keys` are further `key=value` lines of the section (`uses=1`, `valid=...`), written as
+    /// given: the loader judges them when `store` checks the result.
+    public static func section(name: String, hash: String, exec: String?, grid: GridShape, keys: [(String, String)] = []) -> String {
         var text = "# Enrolled by gridlock enroll. Only the argon2id hash of the pattern is stored.\n"
         text += "[pattern \(name)]\ngrid=\(grid)\nhash=\(hash)\n"
         if let exec { text += "exec=\(exec)\n" }
+        for (key, value) in keys { text += "\(key)=\(value)\n" }
         return text
     }
 
@@ -24,7 +27,7 @@ public enum Enrollment {
     /// of the file is put back. Returns the path written.
     @discardableResult
     public static func store(
-        name: String, hash: String, exec: String?, grid: GridShape, configPath: String
+        name: String, hash: String, exec: String?, grid: GridShape, keys: [(String, String)] = [], configPath: String
     ) throws(EnrollmentError) -> String {
         guard isValidName(name) else { throw .invalidName(name) }
         let path = dropInPath(configPath: configPath, name: name)
@@ -35,7 +38,7 @@ public enum Enrollment {
         let previous = try? AtomicFile.read(path)
         do {
             try Directory.create("\(configPath).d")
-            try AtomicFile.write(Array(section(name: name, hash: hash, exec: exec, grid: grid).utf8), to: path, mode: 0o600)
+            try AtomicFile.write(Array(section(name: name, hash: hash, exec: exec, grid: grid, keys: keys).utf8), to: path, mode: 0o600)
         } catch {
             throw .cannotWrite(error)
         }

@@ -27,6 +27,12 @@ public struct SavedState: Hashable, Sendable {
         return use.count
     }
 
+    /// When the pattern with this name and hash last opened (seconds since the epoch).
+    public func lastAccepted(of name: String, hash: String) -> Int64? {
+        guard let use = patterns[name], use.hashTag == PatternUse.tag(of: hash) else { return nil }
+        return use.lastAccepted
+    }
+
     /// One more accepted unlock of the pattern, at `epochSeconds`.
     public mutating func noteAccepted(_ name: String, hash: String, at epochSeconds: Int64) {
         let tag = PatternUse.tag(of: hash)

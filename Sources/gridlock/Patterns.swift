@@ -1,0 +1,70 @@
+import GridlockCore
+import GridlockDaemon
+import LinuxSys
+
+let patternsCommand = Command(
+    name: "patterns",
+    summary: "list the enrolled patterns: schedule, uses left, last opened, duress (never a hash)",
+    usage: """
+        Usage: gridlock patterns [--config FILE] [--json]
+
+        One line per [pattern NAME] of the configuration: whether it is a duress pattern,
+        when it may open (valid=, valid-from=, valid-until=, or any time), how many of its
+        uses= are left, and when it last opened, from the [lockout] state-file (readable by
+        root only; without it those columns say unknown). Never prints a hash or a pattern.
+        With --json, one JSON object per pattern.
+        """
+) { arguments in
+    let configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
+    let json = arguments.flag("--json")
+    try arguments.finish()
+    let config = try ConfigLoader.load(path: configPath).config
+    let saved: SavedState?
+    switch AttemptStore.load(from: config.lockout.stateFile) {
+    case .loaded(let state): saved = state
+    case .missing: saved = .clean
+    case .corrupt(let reason):
+        printError("\(config.lockout.stateFile): corrupt (\(reason)); uses and last use unknown")
+        saved = nil
+    case .unreadable(let error):
+        printError("\(error); uses and last use unknown (run as root)")
+        saved = nil
+    }
+    var rows: [[String]] = [["NAME", "DURESS", "USES LEFT", "LAST OPENED", "WHEN"]]
+    for pattern in config.patterns {
+        let used = saved.flatMap { $0.uses(of: pattern.name, hash: pattern.hash) }
+        let left: String
+        switch (pattern.limits.uses, used) {
+        case (nil, _): left = "unlimited"
+        case (let uses?, let used?): left = "\(max(0, uses - used)) of \(uses)"
+        case (let uses?, nil): left = "unknown of \(uses)"
+        }
+        let last = saved?.lastAccepted(of: pattern.name, hash: pattern.hash)
+        let lastText = saved == nil ? "unknown" : last.map { SystemWallClock.local(epochSeconds: $0).description } ?? "never"
+        let when = pattern.limits.schedule.description
+        if json {
+            print(JSONValue.object([
+                ("name", .string(pattern.name)), ("duress", .bool(pattern.duress)),
+                ("uses", pattern.limits.uses.map { .int($0) } ?? .null), ("used", used.map { .int($0) } ?? .null),
+                ("last-opened", last.map { .string(SystemWallClock.local(epochSeconds: $0).description) } ?? .null),
+                ("schedule", .string(when)),
+            ]))
+        } else {
+            rows.append([pattern.name, pattern.duress ? "yes" : "no", left, lastText, when])
+        }
+    }
+    if !json {
+        if config.patterns.isEmpty { print("no [pattern] is enrolled (gridlock enroll)") }
+        else { printTable(rows) }
+    }
+    return 0
+}
+
+private func printTable(_ rows: [[String]]) {
+    let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
+    for row in rows {
+        print(row.enumerated().map { index, cell in
+            index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+        }.joined(separator: "  "))
+    }
+}
