@@ -120,6 +120,7 @@ install: release
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/gridlock/
 	install -d $(DESTDIR)$(PREFIX)/share/gridlock/demo
 	install -m 0644 examples/demo/gridlock.conf examples/demo/*.evemu $(DESTDIR)$(PREFIX)/share/gridlock/demo/
+	install -D -m 0755 examples/gridlock-gpio-pulse $(DESTDIR)$(PREFIX)/libexec/gridlock/gridlock-gpio-pulse
 	install -d $(DESTDIR)/lib/systemd/system $(DESTDIR)/lib/udev/rules.d
 	sed 's|/usr/local/sbin/gridlockd|$(PREFIX)/sbin/gridlockd|; s|/usr/local/share/doc|$(PREFIX)/share/doc|' \
 		systemd/gridlockd.service > $(DESTDIR)/lib/systemd/system/gridlockd.service
