@@ -64,17 +64,40 @@ public final class EventLoop {
         }
     }
 
+    /// One registration of a descriptor, for `unwatch(_:)` by whoever made it.
+    public struct Watching: Hashable, Sendable {
+        public let descriptor: FileDescriptor
+        fileprivate let token: Int
+    }
+
     /// Runs `handler` whenever `descriptor` is readable (or hung up). `cause` names it in
     /// the wake-up counts. The caller keeps the descriptor open until it unwatches it.
+    ///
+    /// A number that is still registered was closed without `unwatch` (a device that went
+    /// away, noticed by its owner a little later): the kernel handed it out again, so the
+    /// old registration is dead and this one takes its place. Its owner's later
+    /// `unwatch(_ watching:)` then leaves the new one alone.
+    @discardableResult
     public func watch(
         _ descriptor: FileDescriptor, as cause: String, _ handler: @escaping () -> Void
-    ) throws(SystemCallError) {
-        precondition(tokens[descriptor.rawValue] == nil, "fd \(descriptor.rawValue) is already watched")
+    ) throws(SystemCallError) -> Watching {
+        if let stale = tokens.removeValue(forKey: descriptor.rawValue) {
+            watches[stale] = nil
+            // The kernel dropped the closed file from the epoll set; a dup of it may remain.
+            try? poller.remove(descriptor)
+        }
         let token = nextToken
         try poller.add(descriptor, token: token)
         nextToken += 1
         tokens[descriptor.rawValue] = token
         watches[token] = Watch(descriptor: descriptor, cause: cause, handler: handler)
+        return Watching(descriptor: descriptor, token: token)
+    }
+
+    /// Stops this registration, if it is still the descriptor's (see `watch`).
+    public func unwatch(_ watching: Watching) {
+        guard tokens[watching.descriptor.rawValue] == watching.token else { return }
+        unwatch(watching.descriptor)
     }
 
     /// Stops watching; a descriptor that is not watched is ignored. Call it before

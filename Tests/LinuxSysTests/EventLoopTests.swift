@@ -54,6 +54,27 @@ import Testing
         #expect(loop.wakeUps.description == "2 wake-ups: deadline limit 1, verifier 1")
     }
 
+    @Test("a number closed without unwatch and handed out again: the new file is watched, the old owner's unwatch leaves it alone")
+    func reusedDescriptorNumbersReplaceStaleRegistrations() throws {
+        let loop = try EventLoop()
+        var old: EventFD? = try EventFD()
+        let number = old!.fileDescriptor.rawValue
+        let stale = try loop.watch(old!.fileDescriptor, as: "touch") { Issue.record("the closed file's handler ran") }
+        old = nil  // closed by its owner, as a device that went away
+        let reused = try EventFD()
+        try #require(reused.fileDescriptor.rawValue == number, "the kernel hands out the lowest free number")
+        var handled = 0
+        try loop.watch(reused.fileDescriptor, as: "hook output") {
+            _ = try? reused.consume()
+            handled += 1
+        }
+        loop.unwatch(stale)  // the old owner catches up
+        #expect(loop.isWatching(reused.fileDescriptor))
+        reused.signal()
+        try loop.run(until: { handled == 1 })
+        #expect(loop.wakeUps.byCause["hook output"] == 1 && loop.wakeUps.byCause["touch"] == nil)
+    }
+
     @Test("a signal is read from the signalfd and handed over in order")
     func signalsArriveThroughTheLoop() throws {
         // The mask is per thread: leave this test thread as it was found.

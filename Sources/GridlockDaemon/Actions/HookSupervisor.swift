@@ -167,7 +167,7 @@ public final class HookSupervisor {
                 log(.warning, event, "exceeded its timeout: \(outcome == .terminated ? "SIGTERM" : "SIGKILL") sent to its process group")
             }
         }
-        for action in lingering { try? action.handleDeadline(now: now) }
+        for action in lingering { _ = try? action.handleDeadline(now: now) }
         rearmTimeout()
     }
 

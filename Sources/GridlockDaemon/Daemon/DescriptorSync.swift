@@ -6,7 +6,7 @@ final class DescriptorSync {
     private let loop: EventLoop
     private let cause: String
     private let handler: (FileDescriptor) -> Void
-    private var watched: [FileDescriptor] = []
+    private var watched: [EventLoop.Watching] = []
     private var generation = 0
 
     init(loop: EventLoop, cause: String, handler: @escaping (FileDescriptor) -> Void) {
@@ -17,14 +17,14 @@ final class DescriptorSync {
 
     /// A changed `generation` re-registers even equal numbers: they may name new files.
     func sync(to wanted: [FileDescriptor], generation: Int = 0) {
-        guard wanted != watched || generation != self.generation else { return }
+        guard wanted != watched.map(\.descriptor) || generation != self.generation else { return }
         self.generation = generation
-        for descriptor in watched { loop.unwatch(descriptor) }
+        // By registration: a closed descriptor's number may already be another part's.
+        for watching in watched { loop.unwatch(watching) }
         watched = []
         for descriptor in wanted {
             do {
-                try loop.watch(descriptor, as: cause) { [unowned self] in handler(descriptor) }
-                watched.append(descriptor)
+                watched.append(try loop.watch(descriptor, as: cause) { [unowned self] in handler(descriptor) })
             } catch {
                 Journal.log(.error, "cannot watch the \(cause): \(error)")
             }
