@@ -143,4 +143,17 @@ extension DaemonLoopTests {
         #expect(!run.outcomes.contains { if case .action = $0 { true } else { false } })
         #expect(run.scenes.contains { $0.message == .cannotRecord })
     }
+
+    @Test("a contact held still past stuck-touch-ms cancels the stroke and is tamper")
+    func stuckContactIsTamper() throws {
+        var config = try config()
+        config.touch.stuckTouch = .milliseconds(200)
+        config.hooks = [.tamper: envHook(.tamper)]
+        let run = try runDaemon(config: config, frames: "\(directory)/frames", stroke: [1, 2], lift: false) {
+            $0.contains(.lock(.strokeCancelled(.stuckTouch)))
+        }
+        #expect(run.outcomes == [.lock(.strokeCancelled(.stuckTouch))])
+        let tamper = try #require(hookEnvironment(.tamper))
+        #expect(tamper["GRIDLOCK_REASON"] == "stuck-contact" && tamper["GRIDLOCK_DEVICE"] == "\(directory)/input/event0")
+    }
 }

@@ -44,7 +44,7 @@ final class DaemonLoopTests {
     /// has passed (else 10 s is a failure), after `stroke` was delivered to the device.
     func runDaemon(
         config: GridlockConfig, saved: SavedState = .clean, wallClock: @escaping () -> WallTime = SystemWallClock.now,
-        frames: String, stroke: [Int],
+        frames: String, stroke: [Int], lift: Bool = true,
         stopAfter: Duration? = nil, until done: @escaping ([Daemon.Outcome]) -> Bool = { _ in false }
     ) throws -> Run {
         try Directory.create(frames)
@@ -69,7 +69,9 @@ final class DaemonLoopTests {
         }.due = MonotonicClock.now() + .seconds(10)
         loop.deadline("test end") { _ in daemon.stop() }.due = stopAfter.map { MonotonicClock.now() + $0 }
         let device = try #require(environment.opened.last)
-        device.deliver(try Self.strokeEvents(through: stroke, layout: config.gridLayout(frame: Self.frame)))
+        let events = try Self.strokeEvents(through: stroke, layout: config.gridLayout(frame: Self.frame))
+        // Without the lift: the finger stays down (a stuck contact).
+        device.deliver(lift ? events : Array(events.dropLast(3)))
         run.status = daemon.run()
         run.wakeUps = daemon.wakeUps
         return run

@@ -44,6 +44,7 @@ public final class HookSupervisor {
     private var hooks: [HookEvent: HookConfig]
     private let killGrace: Duration
     private let wallClock: () -> Int64
+    private let journal: (LogPriority, String, JournalFields) -> Void
     private var running: [HookEvent: (action: RunningAction, lines: Int)] = [:]
     private var waiting: [HookEvent: HookFacts] = [:]
     private var lingering: [RunningAction] = []
@@ -51,12 +52,14 @@ public final class HookSupervisor {
 
     public init(
         loop: EventLoop, hooks: [HookEvent: HookConfig], killGrace: Duration = .seconds(2),
-        wallClock: @escaping () -> Int64 = { SystemWallClock.now().epochSeconds }
+        wallClock: @escaping () -> Int64 = { SystemWallClock.now().epochSeconds },
+        journal: @escaping (LogPriority, String, JournalFields) -> Void = { Journal.log($0, $1, $2) }
     ) {
         self.loop = loop
         self.hooks = hooks
         self.killGrace = killGrace
         self.wallClock = wallClock
+        self.journal = journal
         timeout = loop.deadline("hook timeout") { [unowned self] now in enforceTimeouts(now: now) }
     }
 
@@ -177,7 +180,7 @@ public final class HookSupervisor {
     }
 
     private func log(_ priority: LogPriority, _ event: HookEvent, _ message: String, fields: [String: String] = [:]) {
-        Journal.log(
+        journal(
             priority, "hook [on \(event.rawValue)]: \(message)",
             JournalFields(messageID: JournalCatalog.hook, fields: ["GRIDLOCK_EVENT": "hook", "GRIDLOCK_HOOK": event.rawValue].merging(fields) { $1 }))
     }
