@@ -8,8 +8,10 @@ let resetLockoutCommand = Command(
     usage: """
         Usage: gridlock reset-lockout [--config FILE]
 
-        Writes a clean attempt state to the config's [lockout] state-file, logs who did it,
-        and sends SIGHUP to a running gridlockd so a lockout in force ends at once.
+        Writes a clean failure count to the config's [lockout] state-file, logs who did it,
+        and sends SIGHUP to a running gridlockd so a lockout in force ends at once. The uses
+        of limited patterns (uses=) are kept; only a damaged file, whose counts are unknown,
+        starts them afresh.
         Must be run as root (the state file belongs to the service).
         """
 ) { arguments in
