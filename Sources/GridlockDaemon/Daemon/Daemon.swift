@@ -151,6 +151,7 @@ public final class Daemon {
         if config.patterns.isEmpty, options.mode == .unlock {
             Journal.log(.warning, "no [pattern] is enrolled: nothing can unlock; add one with gridlock enroll")
         }
+        logClockTrust()
         service.start(at: now)
         afterRound()
         var status: Int32 = 0
@@ -244,6 +245,19 @@ public final class Daemon {
         outputSync.sync(to: service.output.descriptors)
         timers.touch.due = touch.nextDeadline
         timers.blank.due = handedOver ? nil : blanker.deadline
+    }
+
+    /// Whether patterns with a schedule can open, and who said so (the kernel, or under
+    /// `ProtectClock=` systemd-timesyncd's flag): the first thing to look at when one does not.
+    private func logClockTrust() {
+        let scheduled = config.patterns.filter { !$0.limits.schedule.isUnrestricted }.map(\.name)
+        guard options.mode == .unlock, !scheduled.isEmpty else { return }
+        let clock = SystemWallClock.synchronisation()
+        let consequence = clock.synchronised || config.security.trustUnsynchronisedClock
+            ? "patterns with a schedule (\(scheduled.joined(separator: ", "))) open in their windows"
+            : "patterns with a schedule (\(scheduled.joined(separator: ", "))) do not open until it is, or until [security] trust-unsynchronised-clock=true"
+        Journal.log(clock.synchronised ? .info : .notice,
+                    "clock: \(clock.synchronised ? "synchronised" : "not synchronised") according to \(clock.source); \(consequence)")
     }
 
     /// The touch device or the display went away while the lock showed (not while an
