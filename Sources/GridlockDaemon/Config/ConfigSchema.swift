@@ -137,7 +137,7 @@ enum ConfigSchema {
                   \.config.lockout.schedule, default: .value("android"),
                   "The delays after consecutive failures."),
         ConfigKey("state-file", .path, \.config.lockout.stateFile, default: .value("/var/lib/gridlock/attempts"),
-                  "Where consecutive failures survive a restart."),
+                  "Where consecutive failures and the uses of patterns survive a restart."),
     ])
 
     /// libsodium's bounds for argon2id: at least 1 pass and 8 KiB, counts that fit 32 bits.
