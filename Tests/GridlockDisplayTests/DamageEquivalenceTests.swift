@@ -29,7 +29,7 @@ import Testing
         for t in [0.2, 0.5, 0.51, 0.9] { out.append(scenes.scene([0, 1, 2], finger: toward(c(2), c(5), t))) }
         out.append(scenes.scene([0, 1, 2, 5], finger: c(5)))
         out.append(scenes.scene([0, 1, 2, 5], message: .verifying))
-        out.append(scenes.scene([0, 1, 2, 5], look: .error, message: .wrong))
+        out.append(scenes.scene([0, 1, 2, 5], look: .error, message: .wrong(failures: 1, remaining: 4)))
         out.append(scenes.scene([], message: .lockedOut(seconds: 30)))
         out.append(scenes.scene([], message: .lockedOut(seconds: 29)))
         out.append(scenes.scene([], message: .none))

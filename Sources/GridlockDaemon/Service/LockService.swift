@@ -99,7 +99,7 @@ public final class LockService {
     }
 
     private func draw(_ scene: Scene) {
-        let damage = Damage.between(drawnScene, scene)
+        let damage = Damage.between(drawnScene, scene, geometry: renderer.theme.geometry)
         drawnScene = scene
         guard !damage.isEmpty else { return }
         renderer.render(scene, damage: damage)
