@@ -205,4 +205,23 @@ struct ThemeImageFiles {
         #expect(throws: RenderError.self) { try renderer.setTheme(broken) }
         #expect(renderer.theme == good)
     }
+
+    @Test("a new display size reads no file again: the decoded images are scaled anew")
+    func resizingKeepsTheDecodedImages() throws {
+        let files = try ThemeImageFiles()
+        let theme = try files.fullTheme()
+        let small = try SceneRenderer(size: Size(width: 320, height: 240), theme: theme)
+        files.remove()
+        let large = try small.resized(to: Size(width: 800, height: 480))
+        let scenes = try Scenes(width: 800, height: 480)
+        large.render(scenes.ready, damage: nil)
+        #expect(isClose(pixel(large.buffer, at: scenes.center(8)), ThemeImageFiles.red, within: 2))
+        // Both keep drawing their own size's background.
+        let smallScenes = try Scenes(width: 320, height: 240)
+        small.render(smallScenes.ready, damage: nil)
+        large.render(scenes.ready, damage: nil)
+        #expect(isClose(pixel(small.buffer, at: smallScenes.center(8)), ThemeImageFiles.red, within: 2))
+        #expect(isClose(large.buffer.pixel(x: 2, y: 470), Color(red: 40, green: 40, blue: 90), within: 3))
+        #expect(isClose(small.buffer.pixel(x: 2, y: 230), Color(red: 40, green: 40, blue: 90), within: 3))
+    }
 }

@@ -56,7 +56,7 @@ public final class LockService {
 
     /// A display of another size: a new canvas, the grid laid out anew, everything redrawn.
     public func resize(to size: Size, settings: LockSettings, layout: GridLayout, at now: Instant) throws(RenderError) {
-        renderer = try SceneRenderer(size: size, theme: renderer.theme)
+        renderer = try renderer.resized(to: size)
         drawnScene = nil
         perform(machine.reconfigure(layout: layout, settings: settings, at: now), at: now)
     }

@@ -12,20 +12,31 @@ public final class SceneRenderer {
     public private(set) var theme: Theme
     private let context: OpaquePointer
     private var font: FontFace
+    /// Decoded at load, kept across resizes; scaled copies are made once per size.
     private var images: ThemeImages
-    /// The background image composed with the background colour at the frame's size, if the theme has one.
-    private var backdrop: OpaquePointer?
     /// The current message's words and placement, kept so that a frame spends no time
     /// or memory on text that has not changed.
     private var line: MessageLine?
     private var tiles: TileGrid
 
-    public init(size: Size, theme: Theme) throws(RenderError) {
+    /// Loads the theme's font and decodes its images.
+    public convenience init(size: Size, theme: Theme) throws(RenderError) {
+        let font = try FontFace(path: theme.fontPath ?? Theme.defaultFontPath)
+        try self.init(size: size, theme: theme, font: font, images: try ThemeImages(theme: theme))
+    }
+
+    /// A renderer for a display of another size with this one's theme, font and decoded
+    /// images: a new mode reads no file again (the images are only scaled anew).
+    public func resized(to size: Size) throws(RenderError) -> SceneRenderer {
+        try SceneRenderer(size: size, theme: theme, font: font, images: images)
+    }
+
+    private init(size: Size, theme: Theme, font: FontFace, images: ThemeImages) throws(RenderError) {
         let width = Int(size.width.rounded()), height = Int(size.height.rounded())
         buffer = try ShadowBuffer(width: width, height: height)
-        font = try FontFace(path: theme.fontPath ?? Theme.defaultFontPath)
-        images = try ThemeImages(theme: theme)
-        backdrop = try images.backdrop(width: width, height: height, theme: theme)
+        self.font = font
+        self.images = images
+        _ = try images.backdrop(width: width, height: height, theme: theme)
         guard let context = cairo_create(buffer.surface) else {
             throw .cairo(operation: "create a drawing context", status: "no context")
         }
@@ -54,7 +65,7 @@ public final class SceneRenderer {
         let newFont = path == font.path ? font : try FontFace(path: path)
         // Images are decoded again even under the same names: a reload is how new files are taken up.
         let newImages = newTheme.imagePaths.isEmpty && images.paths.isEmpty ? images : try ThemeImages(theme: newTheme)
-        backdrop = try newImages.backdrop(width: buffer.width, height: buffer.height, theme: newTheme)
+        _ = try newImages.backdrop(width: buffer.width, height: buffer.height, theme: newTheme)
         images = newImages
         if newFont !== font {
             font = newFont
@@ -80,7 +91,9 @@ public final class SceneRenderer {
         // clip, and most squares hold nothing else.
         cairo_new_path(cr)
         tiles.forEachMarked { tile in cairo_rectangle(cr, tile.x, tile.y, tile.width, tile.height) }
-        if let backdrop {
+        // Made at load or resize; asked for each frame (a comparison of sizes) because a
+        // renderer made by `resized(to:)` shares the images with the one it came from.
+        if let backdrop = try? images.backdrop(width: buffer.width, height: buffer.height, theme: theme) {
             cairo_set_source_surface(cr, backdrop, 0, 0)
         } else {
             setSource(theme.background)

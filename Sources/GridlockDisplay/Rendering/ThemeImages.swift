@@ -44,8 +44,6 @@ final class ThemeImages {
         for image in scaledNodes.values { cairo_surface_destroy(image.surface) }
     }
 
-    var hasBackground: Bool { background != nil }
-
     /// The background colour with the image placed on it, at `width`x`height`; made once per size.
     func backdrop(width: Int, height: Int, theme: Theme) throws(RenderError) -> OpaquePointer? {
         guard let background else { return nil }
