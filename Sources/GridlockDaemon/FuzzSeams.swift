@@ -15,9 +15,10 @@ public enum FuzzSeams {
         AttemptFileFormat.encode(state)
     }
 
-    /// The check of a `%d` message value (`ConfigValues.template`): the text, or nil when refused.
-    public static func messageTemplate(_ text: String, placeholders: Int) -> String? {
-        try? ConfigValues.template(text, placeholders: placeholders)
+    /// The check of a message value (`ConfigValues.template`) that may show `values`: the text,
+    /// or nil when refused.
+    public static func messageTemplate(_ text: String, values: MessageValues) -> String? {
+        try? ConfigValues.template(text, values)
     }
 
     /// The check of a `[pattern] hash=` value (`ConfigValues.argon2Hash`): the text, or nil when refused.

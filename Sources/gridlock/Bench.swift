@@ -13,7 +13,9 @@ let benchCommand = Command(
         1-2-3-6-9 of a 3x3 grid in 240 moves, one frame each; docs/performance.md describes
         it) at 800x480, 1280x800 and 1920x1080, once redrawing the whole canvas every frame
         and once redrawing only the damaged area, and prints total, p50 and p99 per-frame
-        times. The product's default look is the benchmark look, so there is one row per size.
+        times. The product's default look is the benchmark look; a second row per size
+        ("themed") draws the same frames with every theme image (node images with
+        transparency, a background image scaled to fill), larger nodes and a wider line.
 
         Then starts gridlockd --bench-startup N times (1 to 100, default 5) at 1920x1080
         with no display and reports the median time from spawn to first frame and its
@@ -26,16 +28,24 @@ let benchCommand = Command(
     let runs = try arguments.integer("--startup-runs", in: 1...100) ?? 5
     try arguments.finish()
 
-    var results: [BenchRunner.SizeResult] = []
+    var results: [(look: String, result: BenchRunner.SizeResult)] = []
     for size in BenchScene.sizes {
-        results.append(try BenchRunner.measure(size: size))
+        results.append(("plain", try BenchRunner.measure(size: size)))
+    }
+    let imageDirectory = "/tmp/gridlock-bench-theme-\(ProcessIdentity.processID)"
+    try Directory.create(imageDirectory)
+    defer { Directory.removeTree(imageDirectory) }
+    let themed = try BenchTheme.write(into: imageDirectory)
+    for size in BenchScene.sizes {
+        results.append(("themed", try BenchRunner.measure(size: size, theme: themed)))
     }
     let startup = try measureStartup(runs: runs, size: BenchScene.sizes[2])
 
     if json {
-        for r in results {
+        for (look, r) in results {
             print(JSONValue.object([
                 ("size", .string("\(Int(r.size.width))x\(Int(r.size.height))")),
+                ("look", .string(look)),
                 ("frames", .int(BenchScene.moves)),
                 ("full_total_ms", .double(r.full.total, decimals: 3)),
                 ("full_p50_ms", .double(r.full.p50, decimals: 4)),
@@ -54,11 +64,11 @@ let benchCommand = Command(
         ]))
     } else {
         print("pattern-lock frame, \(BenchScene.moves) frames per size (times in ms)")
-        print("size        full total   p50      p99    | damage total  p50      p99    | damaged area")
-        for r in results {
-            let size = "\(Int(r.size.width))x\(Int(r.size.height))"
+        print("size              full total   p50      p99    | damage total  p50      p99    | damaged area")
+        for (look, r) in results {
+            let size = "\(Int(r.size.width))x\(Int(r.size.height))" + (look == "plain" ? "" : " \(look)")
             print(
-                size.padding(12) + fixedDecimal(r.full.total, decimals: 1).padding(13)
+                size.padding(18) + fixedDecimal(r.full.total, decimals: 1).padding(13)
                     + fixedDecimal(r.full.p50, decimals: 3).padding(9) + fixedDecimal(r.full.p99, decimals: 3).padding(7)
                     + "| " + fixedDecimal(r.damageOnly.total, decimals: 1).padding(14)
                     + fixedDecimal(r.damageOnly.p50, decimals: 3).padding(9) + fixedDecimal(r.damageOnly.p99, decimals: 3).padding(7)

@@ -18,7 +18,9 @@ let demoCommand = Command(
         The demo's unlock action prints what a door relay action would do.
 
         --data DIR   where gridlock.conf and the recording are (default: examples/demo
-                     in the current folder, else the installed share/gridlock/demo)
+                     in the current folder, else the installed share/gridlock/demo);
+                     examples/themes/harbour is the themed example, the same gesture
+                     drawn with theme images
         """
 ) { arguments in
     let out = try arguments.option("--out") ?? "demo-out"

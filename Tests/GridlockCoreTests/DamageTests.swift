@@ -49,7 +49,7 @@ import Testing
 
     @Test func aChangedMessageDamagesTheMessageBand() {
         var new = Scene(layout: grid)
-        new.message = .wrong
+        new.message = .wrong(failures: 1, remaining: 4)
         let damage = Damage.between(Scene(layout: grid), new)
         #expect(damage.rects == [new.metrics.messageBand.integral])
     }

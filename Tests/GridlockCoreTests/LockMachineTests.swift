@@ -216,7 +216,7 @@ extension Array where Element == LockEffect {
         h.draw([1, 4, 7, 8])
         h.send(.verified(patternName: nil))
         #expect(h.reports == [.rejected(nodes: 4, failures: 1)])
-        #expect(h.lastScene?.message == .wrong)
+        #expect(h.lastScene?.message == .wrong(failures: 1, remaining: 4))
         #expect(h.lastScene?.nodes[0] == .error)
         #expect(h.lastScene?.pathLook == .error)
         #expect(h.effects.deadlines == [h.now + .milliseconds(1000)])
@@ -371,7 +371,7 @@ extension Array where Element == LockEffect {
         h.send(.touch(.up))
         h.send(.verified(patternName: nil))
         let scene = h.lastScene!
-        #expect(scene.message == .wrong)
+        #expect(scene.message == .wrong(failures: 1, remaining: 4))
         #expect(scene.nodes.allSatisfy { $0 == .idle })
         #expect(scene.path.isEmpty && scene.finger == nil)
     }

@@ -10,6 +10,22 @@ import Testing
         #expect(LockoutSchedule.android.delay(afterFailures: failures) == .seconds(seconds))
     }
 
+    /// `{remaining}` of the wrong-pattern message: 0 when this failure itself locks out.
+    @Test(arguments: [(1, 4), (4, 1), (5, 0), (6, 4), (9, 1), (10, 0), (11, 0), (139, 0), (140, 0), (100_000, 0)])
+    func androidFailuresBeforeTheNextLockout(failures: Int, remaining: Int) {
+        #expect(LockoutSchedule.android.failuresBeforeLockout(after: failures) == remaining)
+    }
+
+    @Test func customAndNoneScheduleFailuresBeforeTheNextLockout() throws {
+        let schedule = try LockoutSchedule(text: "0,0,5,0")
+        #expect(schedule.failuresBeforeLockout(after: 1) == 2)
+        #expect(schedule.failuresBeforeLockout(after: 3) == 0)
+        // Its last entry, 0, repeats: no later failure locks out.
+        #expect(schedule.failuresBeforeLockout(after: 4) == nil)
+        #expect(try LockoutSchedule(text: "0,0,60").failuresBeforeLockout(after: 50) == 0)
+        #expect(LockoutSchedule.none.failuresBeforeLockout(after: 3) == nil)
+    }
+
     @Test func customScheduleRepeatsItsLastDelay() throws {
         let schedule = try LockoutSchedule(text: "0, 0, 5,60")
         #expect(schedule == .custom([.zero, .zero, .seconds(5), .seconds(60)]))

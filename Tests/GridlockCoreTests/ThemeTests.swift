@@ -20,4 +20,49 @@ import Testing
         theme.lockedOut = "wait %d\u{301} s"
         #expect(theme.text(for: .lockedOut(seconds: 7)) == "wait 7\u{301} s")
     }
+
+    @Test func namedValuesAreFilledInWhereverTheyStand() {
+        var theme = Theme()
+        theme.wrong = "Wrong ({failures}), {remaining} left; {failures} in a row"
+        #expect(theme.text(for: .wrong(failures: 2, remaining: 3)) == "Wrong (2), 3 left; 2 in a row")
+        #expect(theme.text(for: .wrong(failures: 7, remaining: nil)) == "Wrong (7), ∞ left; 7 in a row")
+        theme.lockedOut = "{seconds}"
+        #expect(theme.text(for: .lockedOut(seconds: 12)) == "12")
+        theme.calibrate = "{step}/{count}"
+        #expect(theme.text(for: .calibrate(step: 2, count: 5)) == "2/5")
+    }
+
+    @Test func todaysPercentDKeepsItsMeaningNextToNames() {
+        var theme = Theme()
+        theme.tooShort = "%d or {minimum}"
+        #expect(theme.text(for: .tooShort(minimum: 4)) == "4 or 4")
+        theme.calibrate = "(%d of {count})"
+        #expect(theme.text(for: .calibrate(step: 3, count: 5)) == "(3 of 5)")
+        // In a message that never had a number, %d is plain text.
+        theme.prompt = "100%d"
+        #expect(theme.text(for: .prompt) == "100%d")
+    }
+
+    @Test func doubledBracesAreLiteralAndStrayBracesStay() {
+        var theme = Theme()
+        theme.lockedOut = "{{seconds}} {seconds} { } {unclosed"
+        #expect(theme.text(for: .lockedOut(seconds: 9)) == "{seconds} 9 { } {unclosed")
+        theme.prompt = "{{draw}}"
+        #expect(theme.text(for: .prompt) == "{draw}")
+    }
+
+    @Test func theCheckRefusesUnknownNamesAndMisplacedPercentD() {
+        #expect(throws: MessageTemplateProblem.unknownName("minutes", known: ["seconds"])) {
+            try MessageTemplate.check("{minutes}", accepts: .lockedOut)
+        }
+        #expect(throws: MessageTemplateProblem.unknownName("seconds", known: [])) {
+            try MessageTemplate.check("{seconds}", accepts: .none)
+        }
+        #expect(throws: MessageTemplateProblem.percentDNotAllowed) { try MessageTemplate.check("%d", accepts: .wrong) }
+        #expect(throws: MessageTemplateProblem.repeatedPercentD(count: 2)) {
+            try MessageTemplate.check("%d %d", accepts: .tooShort)
+        }
+        #expect(throws: Never.self) { try MessageTemplate.check("{{seconds}} and {seconds} twice: {seconds}", accepts: .lockedOut) }
+        #expect(throws: Never.self) { try MessageTemplate.check("no value at all", accepts: .wrong) }
+    }
 }

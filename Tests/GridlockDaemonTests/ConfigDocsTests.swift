@@ -98,6 +98,15 @@ struct ConfigDocsTests {
         #expect(problems == [])
     }
 
+    /// examples/themes/harbour: every image it names is there and decodes, and its
+    /// messages pass the check (it is also the themed demo configuration).
+    @Test func theThemedExampleLoadsWithEveryImage() throws {
+        let path = ConfigFixtures.root.appendingPathComponent("examples/themes/harbour/gridlock.conf").path
+        let theme = try ConfigLoader.load(path: path).config.theme
+        #expect(theme.imagePaths.count == 5)
+        #expect(theme.text(for: .wrong(failures: 1, remaining: 4)) == "Wrong pattern (1) · 4 more before a pause")
+    }
+
     @Test func everyKeyHasAOneLineDoc() {
         let undocumented = Self.tableKeys.filter { $0.doc.isEmpty || $0.doc.contains("\n") }
         #expect(undocumented.map { "[\($0.section)] \($0.name)" } == [])

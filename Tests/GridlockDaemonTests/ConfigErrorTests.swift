@@ -37,7 +37,7 @@ struct ConfigErrorTests {
         Broken("replay-without-recording.conf", 2, "[touch] backend=replay needs device=FILE.evemu (a recording), not auto"),
         Broken("indented-continuation.conf", 3, "indented line continues the value of 'backend' (inih joins indented lines); remove the indentation, values must fit on one line"),
         Broken("key-before-section.conf", 1, "'backend' comes before any [section] header"),
-        Broken("template-without-number.conf", 2, "[theme] too-short: must contain %d exactly once (where the number goes), found it 0 times"),
+        Broken("template-unknown-name.conf", 2, "[theme] too-short: {minmum} is not a value of this message; it knows {minimum} (write {{ for a literal brace); did you mean {minimum}?"),
         Broken("relative-exec.conf", 3, "[pattern door] exec: the program must be an absolute path (as systemd requires), not 'door-relay'"),
         Broken("bad-pattern-name.conf", 1, "pattern name 'front door' must be 1 to 64 characters of A-Z a-z 0-9 _ . -"),
     ])

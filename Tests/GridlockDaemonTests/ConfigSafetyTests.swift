@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import GridlockCore
+import GridlockDisplay
 import Testing
 @testable import GridlockDaemon
 
@@ -145,6 +147,45 @@ import Testing
         #expect(found == [
             "\(folder)/gridlock.conf.d/70-fifo.conf: cannot read: it is a FIFO, not a regular file",
             "\(folder)/gridlock.conf.d/80-huge.conf: cannot read: larger than 1048576 bytes",
+        ])
+    }
+
+    @Test("theme images that cannot be drawn are config errors at their line, with the path and the reason")
+    func unusableThemeImagesAreRefusedAtTheirLine() throws {
+        let folder = try makeSetup()
+        defer { ConfigFixtures.remove(folder) }
+        // Relative to the drop-in that names them.
+        let brand = "\(folder)/gridlock.conf.d/brand"
+        try FileManager.default.createDirectory(atPath: brand, withIntermediateDirectories: true)
+        let dot = try ShadowBuffer(width: 6, height: 6)
+        try PNGFile.write(dot, to: "\(brand)/dot.png")
+        func header(_ width: UInt32, _ height: UInt32) -> Data {
+            func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+            return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + Array("IHDR".utf8)
+                + bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0, 0, 0, 0, 0])
+        }
+        try Data("GIF89a".utf8).write(to: URL(fileURLWithPath: "\(brand)/logo.png"))
+        try header(0, 5).write(to: URL(fileURLWithPath: "\(brand)/empty.png"))
+        try header(16385, 5).write(to: URL(fileURLWithPath: "\(brand)/huge.png"))
+        try #require(mkfifo("\(brand)/fifo.png", 0o600) == 0)
+        let dropIn = "\(folder)/gridlock.conf.d/70-brand.conf"
+        try """
+            [theme]
+            node-image=brand/dot.png
+            selected-image=brand/missing.png
+            error-image=brand/logo.png
+            success-image=brand/empty.png
+            background-image=brand/huge.png
+            """.write(toFile: dropIn, atomically: true, encoding: .utf8)
+        let later = "\(folder)/gridlock.conf.d/71-fifo.conf"
+        try "[theme]\nbackground-image=brand/fifo.png\n".write(toFile: later, atomically: true, encoding: .utf8)
+        for file in [dropIn, later] { chmod(file, 0o600) }
+        #expect(problems(folder).map(\.description) == [
+            "\(dropIn):3: [theme] selected-image: cannot use '\(brand)/missing.png': No such file or directory",
+            "\(dropIn):4: [theme] error-image: cannot use '\(brand)/logo.png': not a PNG file (it does not start with the PNG signature)",
+            "\(dropIn):5: [theme] success-image: cannot use '\(brand)/empty.png': the image is 0x5 pixels, nothing to draw",
+            "\(dropIn):6: [theme] background-image: cannot use '\(brand)/huge.png': the image is 16385x5 pixels; at most 16384 a side",
+            "\(later):2: [theme] background-image: cannot use '\(brand)/fifo.png': it is a FIFO, not a regular file",
         ])
     }
 }

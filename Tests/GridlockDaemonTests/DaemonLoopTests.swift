@@ -152,6 +152,30 @@ final class DaemonLoopTests {
         #expect(second.scenes.first.map { if case .lockedOut = $0.message { true } else { false } } == true)
     }
 
+    @Test("the lockout message counts down once a second; before and after it, the lock screen's timer never wakes the loop")
+    func lockoutCountdownWakesOncePerSecondOnly() throws {
+        let config = try config(schedule: LockoutSchedule(text: "2,0"))
+        let run = try runDaemon(config: config, frames: "\(directory)/frames", stroke: [1, 4, 7, 8, 9]) { outcomes in
+            outcomes.contains(.lock(.lockoutEnded))
+        }
+        #expect(run.outcomes == [
+            .lock(.rejected(nodes: 5, failures: 1)), .lock(.lockout(seconds: 2, failures: 1)), .lock(.lockoutEnded),
+        ])
+        let countdown = run.scenes.compactMap { if case .lockedOut(let s) = $0.message { s } else { nil } }
+        #expect(countdown == [2, 1])
+        // One wake-up ends the error display, one shows "1", one ends the lockout: no other.
+        #expect(run.wakeUps.byCause["deadline lock screen", default: 0] == 3)
+        #expect(run.wakeUps.byCause[WakeUps.earlyTimer] == nil)
+
+        // Not locked out (and nothing touched): no timer wakes it at all for a second.
+        let idle = try runDaemon(
+            config: config, attempts: DaemonParts.restoredAttempts(config: config), frames: "\(directory)/idle", stroke: [],
+            stopAfter: .seconds(1))
+        #expect(idle.outcomes == [])
+        #expect(idle.wakeUps.byCause["deadline lock screen", default: 0] == 0)
+        #expect(idle.wakeUps.byCause.keys.filter { $0.hasPrefix("deadline") && $0 != "deadline test end" } == [])
+    }
+
     @Test("fail closed: with a state file that cannot be written, the right pattern is not checked")
     func unwritableStateFailsClosed() throws {
         var config = try config()

@@ -157,7 +157,7 @@ import Testing
         let layout = config.gridLayout(frame: Size(width: 800, height: 480))
         let theme = config.theme
 
-        let wrong = try #require(run.scenes.firstIndex { $0.message == .wrong })
+        let wrong = try #require(run.scenes.firstIndex { if case .wrong = $0.message { true } else { false } })
         let wrongFrame = try PNGFile.read("\(folder)/frame-\(String(format: "%05d", wrong + 1)).png")
         for node in [0, 3, 6, 7] {
             let c = layout.center(of: node)

@@ -29,7 +29,7 @@ import Testing
         for t in [0.2, 0.5, 0.51, 0.9] { out.append(scenes.scene([0, 1, 2], finger: toward(c(2), c(5), t))) }
         out.append(scenes.scene([0, 1, 2, 5], finger: c(5)))
         out.append(scenes.scene([0, 1, 2, 5], message: .verifying))
-        out.append(scenes.scene([0, 1, 2, 5], look: .error, message: .wrong))
+        out.append(scenes.scene([0, 1, 2, 5], look: .error, message: .wrong(failures: 1, remaining: 4)))
         out.append(scenes.scene([], message: .lockedOut(seconds: 30)))
         out.append(scenes.scene([], message: .lockedOut(seconds: 29)))
         out.append(scenes.scene([], message: .none))
@@ -63,6 +63,51 @@ import Testing
             if difference != nil { return }
         }
         #expect(bytesEqual(incremental.buffer, full.buffer))
+    }
+
+    /// The same with every image of a theme, larger nodes and a wider line of its own
+    /// colour: damage must cover the images' extents and the theme's sizes.
+    @Test(arguments: [(800.0, 480.0), (1001.0, 601.0)])
+    func themedDamageOnlyRenderEqualsFullRedraw(width: Double, height: Double) throws {
+        let files = try ThemeImageFiles()
+        defer { files.remove() }
+        var theme = try files.fullTheme()
+        theme.nodeSize = 0.9
+        let scenes = try Scenes(width: width, height: height)
+        let size = Size(width: width, height: height)
+        let incremental = try SceneRenderer(size: size, theme: theme)
+        let full = try SceneRenderer(size: size, theme: theme)
+        var frames = sequence(scenes)
+        frames.append(scenes.failed)
+        frames.append(scenes.ready)
+        incremental.render(frames[0], damage: nil)
+        for (old, new) in zip(frames, frames.dropFirst()) {
+            incremental.render(new, damage: Damage.between(old, new, geometry: theme.geometry))
+            full.render(new, damage: nil)
+            let difference = firstDifference(incremental.buffer, full.buffer)
+            #expect(difference == nil, "\(old.message) -> \(new.message), finger \(String(describing: new.finger))")
+            if difference != nil { return }
+        }
+    }
+
+    /// The check above can fail: damage computed with the standard sizes misses most of a
+    /// large node image (at 1920x1080 a cell is 288 pixels, far wider than a tile).
+    @Test func damageWithoutTheThemesSizesIsNoticed() throws {
+        let files = try ThemeImageFiles()
+        defer { files.remove() }
+        var theme = try files.fullTheme()
+        theme.nodeSize = 0.9
+        let scenes = try Scenes(width: 1920, height: 1080)
+        let size = Size(width: 1920, height: 1080)
+        let stale = try SceneRenderer(size: size, theme: theme)
+        let full = try SceneRenderer(size: size, theme: theme)
+        let new = scenes.scene([4], look: .error)
+        stale.render(scenes.ready, damage: nil)
+        stale.render(new, damage: Damage.between(scenes.ready, new))
+        full.render(new, damage: nil)
+        #expect(firstDifference(stale.buffer, full.buffer) != nil)
+        stale.render(new, damage: Damage.between(scenes.ready, new, geometry: theme.geometry))
+        #expect(firstDifference(stale.buffer, full.buffer) == nil)
     }
 
     /// The comparison above is only worth something if skipping damage shows up.

@@ -28,7 +28,7 @@ struct Scenes {
     var ready: Scene { scene([]) }
     /// Nodes 1-2-3 selected, the finger halfway from 3 to 6.
     var drawing: Scene { scene([0, 1, 2], finger: midpoint(center(2), center(5))) }
-    var failed: Scene { scene([0, 1, 2, 5], look: .error, message: .wrong) }
+    var failed: Scene { scene([0, 1, 2, 5], look: .error, message: .wrong(failures: 1, remaining: 4)) }
     var succeeded: Scene { scene([0, 1, 2, 5], look: .success, message: .success) }
 }
 

@@ -342,7 +342,8 @@ public struct LockMachine: Sendable {
             scene.message = .success
             show(nodes, look: .success)
         case .rejected(let nodes, _, _):
-            scene.message = .wrong
+            scene.message = .wrong(
+                failures: attempts.failures, remaining: settings.schedule.failuresBeforeLockout(after: attempts.failures))
             show(nodes, look: .error)
         case .tooShort(let nodes, _):
             scene.message = .tooShort(minimum: settings.minimumNodes)

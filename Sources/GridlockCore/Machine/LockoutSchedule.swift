@@ -29,6 +29,23 @@ public enum LockoutSchedule: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// How many more failures may follow the `failures`-th before one starts a lockout: 0
+    /// when the `failures`-th itself starts one, nil when no later failure ever will.
+    public func failuresBeforeLockout(after failures: Int) -> Int? {
+        // Past this count the schedule repeats one delay, so looking further finds nothing new.
+        let settled: Int
+        switch self {
+        case .none: return nil
+        case .android: settled = 140
+        case .custom(let delays): settled = delays.count
+        }
+        let first = max(failures, 0)
+        for count in first...max(first, settled) where delay(afterFailures: count) > .zero {
+            return count - first
+        }
+        return nil
+    }
+
     /// The fewest failures that lock out and for how long: what a corrupt state file
     /// is taken to mean, so that damaging it never earns free attempts.
     public var firstLockout: (failures: Int, delay: Duration)? {

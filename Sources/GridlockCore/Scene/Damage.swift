@@ -36,12 +36,14 @@ public struct Damage: Hashable, Sendable {
         Damage(rects: rects.compactMap { $0.integral.intersection(frame) })
     }
 
-    /// What must be redrawn to turn `old` into `new`.
-    public static func between(_ old: Scene?, _ new: Scene) -> Damage {
+    /// What must be redrawn to turn `old` into `new`, drawn with the sizes of `geometry`
+    /// (the theme's: node images and rings of `nodeSize`, a path of `lineWidth`). A
+    /// background image never changes between scenes, so it adds no damage.
+    public static func between(_ old: Scene?, _ new: Scene, geometry: SceneGeometry = .standard) -> Damage {
         let frame = new.layout.frame
         // Showing or hiding the grid (calibration) changes everything.
         guard let old, old.layout == new.layout, (old.target == nil) == (new.target == nil) else { return .full(frame) }
-        let metrics = new.metrics
+        let metrics = new.metrics(geometry)
         var damage = Damage()
         if old.target != new.target {
             if let t = old.target { damage.add(metrics.targetBounds(center: t)) }

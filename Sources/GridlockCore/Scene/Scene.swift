@@ -9,7 +9,9 @@ public enum Message: Hashable, Sendable {
     case none
     case prompt
     case verifying
-    case wrong
+    /// A wrong pattern: `failures` in a row so far, and how many more wrong ones are allowed
+    /// before one starts a lockout (0: this one does; nil: none ever will).
+    case wrong(failures: Int, remaining: Int?)
     /// Fewer than `minimum` nodes were connected.
     case tooShort(minimum: Int)
     /// Locked out; try again in this many seconds.
@@ -58,7 +60,10 @@ public struct Scene: Hashable, Sendable {
         self.target = target
     }
 
+    /// With the standard look's sizes; `metrics(_:)` with the theme's.
     public var metrics: SceneMetrics { SceneMetrics(layout: layout) }
+
+    public func metrics(_ geometry: SceneGeometry) -> SceneMetrics { SceneMetrics(layout: layout, geometry: geometry) }
 }
 
 /// Sizes of everything drawn, derived from the layout, shared by the renderer and the
@@ -71,23 +76,27 @@ public struct SceneMetrics: Hashable, Sendable {
     public let ringWidth: Double
     public let dotRadius: Double
     public let pathWidth: Double
+    /// The side of the square a node image is scaled to fit: the node's diameter, as the ring's.
+    public let nodeImageSide: Double
     /// The band above the grid that holds the message line.
     public let messageBand: Rect
     public let fontSize: Double
 
-    public init(layout: GridLayout) {
+    public init(layout: GridLayout, geometry: SceneGeometry = .standard) {
         let cell = layout.cell
-        ringRadius = 0.12 * cell
+        ringRadius = geometry.nodeSize / 2 * cell
         ringWidth = max(2, 0.02 * cell)
         dotRadius = 0.5 * ringRadius
-        pathWidth = 0.06 * cell
+        pathWidth = geometry.lineWidth * cell
+        nodeImageSide = max(1, geometry.nodeSize * cell)
         let frame = layout.frame
         let top = layout.bounds.minY - frame.minY
         messageBand = Rect(x: frame.minX, y: frame.minY, width: frame.width, height: top)
         fontSize = max(8, min(top * 0.45, cell * 0.22))
     }
 
-    /// Everything a node's drawing can touch.
+    /// Everything a node's drawing can touch: its ring, or its image (a square of side
+    /// `2 * ringRadius` placed on whole pixels, so at most half a pixel off centre).
     public func nodeBounds(center: Point) -> Rect {
         let r = ringRadius + ringWidth / 2 + Self.antialiasMargin
         return Rect(x: center.x - r, y: center.y - r, width: 2 * r, height: 2 * r)

@@ -10,7 +10,8 @@ extension Scene {
     /// What the screen shows in `state` with `nodes` drawn, as the machine would show it
     /// (including `showPath: false`, which hides the nodes while drawing and on failure).
     public static func preview(
-        _ state: PreviewState, nodes: [Int], layout: GridLayout, settings: LockSettings, lockoutSeconds: Int = 30
+        _ state: PreviewState, nodes: [Int], layout: GridLayout, settings: LockSettings, lockoutSeconds: Int = 30,
+        failures: Int = 1
     ) -> Scene {
         var scene = Scene(layout: layout)
         let look: NodeLook
@@ -25,7 +26,8 @@ extension Scene {
         }
         switch state {
         case .verifying: scene.message = .verifying
-        case .error: scene.message = .wrong
+        case .error:
+            scene.message = .wrong(failures: failures, remaining: settings.schedule.failuresBeforeLockout(after: failures))
         case .tooShort: scene.message = .tooShort(minimum: settings.minimumNodes)
         case .success: scene.message = .success
         default: break

@@ -34,7 +34,9 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Colours, font and words: everything about the look that the config can change.
+/// Colours, font, images, sizes and words: everything about the look that the config can change.
+/// Images are named by path only: the renderer decodes them, the core knows their roles
+/// (which node look, the background) and where they go.
 public struct Theme: Hashable, Sendable {
     public var background = Color(hex: "#101418")!
     public var node = Color(hex: "#5A6270")!
@@ -47,23 +49,60 @@ public struct Theme: Hashable, Sendable {
     /// A TrueType/OpenType file; nil means DejaVu Sans from fonts-dejavu-core.
     public var fontPath: String? = nil
 
-    /// Message templates; `%d` is replaced by the message's number.
+    /// PNG files drawn instead of a node's ring in that look, centred and scaled to `nodeSize`;
+    /// nil draws the ring (and dot) in the look's colour.
+    public var nodeImage: String? = nil
+    public var selectedImage: String? = nil
+    public var errorImage: String? = nil
+    public var successImage: String? = nil
+    /// A PNG file behind everything, placed by `backgroundFit`; where it leaves room, `background` shows.
+    public var backgroundImage: String? = nil
+    public var backgroundFit: BackgroundFit = .fill
+    /// The drawn diameter of a node (ring or image) as a fraction of a cell.
+    public var nodeSize = SceneGeometry.standard.nodeSize
+    /// The path's colour in every look; nil takes the look's colour.
+    public var lineColor: Color? = nil
+    /// The path's width as a fraction of a cell.
+    public var lineWidth = SceneGeometry.standard.lineWidth
+
+    /// Message templates: `{name}` shows a value (`MessageValues`), today's `%d` the traditional one.
     public var prompt = "Draw your unlock pattern"
     public var verifying = "Checking…"
     public var wrong = "Wrong pattern, try again"
-    public var tooShort = "Connect at least %d dots"
-    public var lockedOut = "Too many attempts. Try again in %d s"
+    public var tooShort = "Connect at least {minimum} dots"
+    public var lockedOut = "Too many attempts. Try again in {seconds} s"
     public var cannotRecord = "Out of service: attempts cannot be recorded"
     public var successText = "Unlocked"
     public var enrollDraw = "Draw a new unlock pattern"
     public var enrollConfirm = "Draw the pattern again to confirm"
     public var enrollMismatch = "Patterns don't match, start over"
     public var enrollSaved = "Pattern saved"
-    public var calibrate = "Touch the centre of the cross (%d of 5)"
+    public var calibrate = "Touch the centre of the cross ({step} of {count})"
 
     public static let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
     public init() {}
+
+    /// The image drawn for nodes in `look`, if the theme has one.
+    public func image(for look: NodeLook) -> String? {
+        switch look {
+        case .idle: nodeImage
+        case .selected: selectedImage
+        case .error: errorImage
+        case .success: successImage
+        }
+    }
+
+    /// Every image the theme names, for loading them all at once.
+    public var imagePaths: [String] {
+        [backgroundImage, nodeImage, selectedImage, errorImage, successImage].compactMap { $0 }
+    }
+
+    /// The sizes the theme gives what is drawn.
+    public var geometry: SceneGeometry { SceneGeometry(nodeSize: nodeSize, lineWidth: lineWidth) }
+
+    /// The path's colour in `look`.
+    public func lineColor(for look: NodeLook) -> Color { lineColor ?? color(for: look) }
 
     public func color(for look: NodeLook) -> Color {
         switch look {
@@ -74,24 +113,34 @@ public struct Theme: Hashable, Sendable {
         }
     }
 
-    /// The words for a message, with `%d` filled in.
+    /// The words for a message, with its values filled in.
     public func text(for message: Message) -> String {
         switch message {
         case .none: ""
-        case .prompt: prompt
-        case .verifying: verifying
-        case .wrong: wrong
-        case .tooShort(let minimum): Self.fill(tooShort, minimum)
-        case .lockedOut(let seconds): Self.fill(lockedOut, seconds)
-        case .cannotRecord: cannotRecord
-        case .success: successText
-        case .enrollDraw: enrollDraw
-        case .enrollConfirm: enrollConfirm
-        case .enrollMismatch: enrollMismatch
-        case .enrollSaved: enrollSaved
-        case .calibrate(let step, _): Self.fill(calibrate, step)
+        case .prompt: Self.plain(prompt)
+        case .verifying: Self.plain(verifying)
+        case let .wrong(failures, remaining):
+            MessageTemplate.fill(wrong, .wrong) { name in
+                name == "failures" ? String(failures) : remaining.map(String.init) ?? Self.noLockoutAhead
+            }
+        case .tooShort(let minimum): MessageTemplate.fill(tooShort, .tooShort) { _ in String(minimum) }
+        case .lockedOut(let seconds): MessageTemplate.fill(lockedOut, .lockedOut) { _ in String(seconds) }
+        case .cannotRecord: Self.plain(cannotRecord)
+        case .success: Self.plain(successText)
+        case .enrollDraw: Self.plain(enrollDraw)
+        case .enrollConfirm: Self.plain(enrollConfirm)
+        case .enrollMismatch: Self.plain(enrollMismatch)
+        case .enrollSaved: Self.plain(enrollSaved)
+        case let .calibrate(step, count):
+            MessageTemplate.fill(calibrate, .calibrate) { name in name == "count" ? String(count) : String(step) }
         }
     }
+
+    /// A message without values still writes `{{` and `}}` as one brace, as every message does.
+    private static func plain(_ template: String) -> String { MessageTemplate.fill(template, .none) { _ in "" } }
+
+    /// `{remaining}` when no number of failures locks out (`schedule=none`, or only zeros ahead).
+    public static let noLockoutAhead = "∞"
 
     /// The colour of the message line for a message.
     public func textColor(for message: Message) -> Color {
@@ -100,14 +149,5 @@ public struct Theme: Hashable, Sendable {
         case .success, .enrollSaved: success
         default: text
         }
-    }
-
-    /// By UTF-8 bytes, as the config check counts `%d`: by characters, a combining mark
-    /// after the `d` would make `d` part of another character and hide the `%d`.
-    static func fill(_ template: String, _ number: Int) -> String {
-        let bytes = Array(template.utf8)
-        guard let i = bytes.indices.dropLast().first(where: { bytes[$0] == UInt8(ascii: "%") && bytes[$0 + 1] == UInt8(ascii: "d") })
-        else { return template }
-        return String(decoding: bytes[..<i], as: UTF8.self) + String(number) + String(decoding: bytes[(i + 2)...], as: UTF8.self)
     }
 }

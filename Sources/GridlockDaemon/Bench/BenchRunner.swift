@@ -47,7 +47,7 @@ public enum BenchRunner {
         var previous = initial
         for scene in frames {
             let start = MonotonicClock.now()
-            let damage = Damage.between(previous, scene)
+            let damage = Damage.between(previous, scene, geometry: theme.geometry)
             renderer.render(scene, damage: damage)
             damaged.append(Double(MonotonicClock.now().duration(since: start).nanoseconds) / 1e6)
             area += damage.rects.reduce(0) { $0 + $1.area }

@@ -93,7 +93,7 @@ public final class CalibrationSession {
     private var stopped = false
 
     private func show(_ scene: Scene) {
-        let damage = Damage.between(shown, scene)
+        let damage = Damage.between(shown, scene, geometry: renderer.theme.geometry)
         shown = scene
         renderer.render(scene, damage: damage)
         do {

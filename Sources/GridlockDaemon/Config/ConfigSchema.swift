@@ -88,7 +88,9 @@ enum ConfigSchema {
         ConfigKey("show-path", .boolean, \.config.grid.showPath, default: .value("true"), "Draws the path while it is drawn."),
     ])
 
-    static let theme = ConfigSection<ConfigDraft>("theme", [
+    static let theme = ConfigSection<ConfigDraft>("theme", themeLook + themeImages)
+
+    private static let themeLook: [ConfigKey<ConfigDraft>] = [
         ConfigKey("background", .colour, \.config.theme.background, default: .value("#101418"), "Behind everything."),
         ConfigKey("node", .colour, \.config.theme.node, default: .value("#5A6270"), "Nodes not touched yet."),
         ConfigKey("selected", .colour, \.config.theme.selected, default: .value("#2E9BFF"), "Nodes and path while drawing."),
@@ -98,32 +100,55 @@ enum ConfigSchema {
         ConfigKey("text", .colour, \.config.theme.text, default: .value("#DDE3EA"), "Other messages, and the calibration cross."),
         ConfigKey("font", .fontFile, \.config.theme.fontPath, default: .unset("DejaVu Sans"),
                   "The TrueType or OpenType file the messages are set in."),
-        ConfigKey("prompt", .message(placeholders: 0), \.config.theme.prompt, default: .value("Draw your unlock pattern"),
+        ConfigKey("prompt", .message(.none), \.config.theme.prompt, default: .value("Draw your unlock pattern"),
                   "Asks for a pattern."),
-        ConfigKey("wrong", .message(placeholders: 0), \.config.theme.wrong, default: .value("Wrong pattern, try again"),
-                  "After a wrong pattern."),
-        ConfigKey("verifying", .message(placeholders: 0), \.config.theme.verifying, default: .value("Checking…"),
+        ConfigKey("wrong", .message(.wrong), \.config.theme.wrong, default: .value("Wrong pattern, try again"),
+                  "After a wrong pattern; {failures} so far, {remaining} before the next lockout."),
+        ConfigKey("verifying", .message(.none), \.config.theme.verifying, default: .value("Checking…"),
                   "While the hash is checked."),
-        ConfigKey("too-short", .message(placeholders: 1), \.config.theme.tooShort, default: .value("Connect at least %d dots"),
-                  "After a stroke shorter than min-nodes; %d is min-nodes."),
-        ConfigKey("locked-out", .message(placeholders: 1), \.config.theme.lockedOut,
-                  default: .value("Too many attempts. Try again in %d s"), "During a lockout; %d is the seconds left."),
-        ConfigKey("cannot-record", .message(placeholders: 0), \.config.theme.cannotRecord,
+        ConfigKey("too-short", .message(.tooShort), \.config.theme.tooShort, default: .value("Connect at least {minimum} dots"),
+                  "After a stroke shorter than min-nodes; {minimum} is min-nodes."),
+        ConfigKey("locked-out", .message(.lockedOut), \.config.theme.lockedOut,
+                  default: .value("Too many attempts. Try again in {seconds} s"), "During a lockout; {seconds} counts down the seconds left."),
+        ConfigKey("cannot-record", .message(.none), \.config.theme.cannotRecord,
                   default: .value("Out of service: attempts cannot be recorded"),
                   "When a failure cannot be written to the state file: the attempt is not checked."),
-        ConfigKey("success-text", .message(placeholders: 0), \.config.theme.successText, default: .value("Unlocked"),
+        ConfigKey("success-text", .message(.none), \.config.theme.successText, default: .value("Unlocked"),
                   "After a right pattern."),
-        ConfigKey("enroll-draw", .message(placeholders: 0), \.config.theme.enrollDraw,
+        ConfigKey("enroll-draw", .message(.none), \.config.theme.enrollDraw,
                   default: .value("Draw a new unlock pattern"), "Enrolment asks for the new pattern."),
-        ConfigKey("enroll-confirm", .message(placeholders: 0), \.config.theme.enrollConfirm,
+        ConfigKey("enroll-confirm", .message(.none), \.config.theme.enrollConfirm,
                   default: .value("Draw the pattern again to confirm"), "Enrolment asks for it a second time."),
-        ConfigKey("enroll-mismatch", .message(placeholders: 0), \.config.theme.enrollMismatch,
+        ConfigKey("enroll-mismatch", .message(.none), \.config.theme.enrollMismatch,
                   default: .value("Patterns don't match, start over"), "The two drawings differed."),
-        ConfigKey("enroll-saved", .message(placeholders: 0), \.config.theme.enrollSaved, default: .value("Pattern saved"),
+        ConfigKey("enroll-saved", .message(.none), \.config.theme.enrollSaved, default: .value("Pattern saved"),
                   "Enrolment is done."),
-        ConfigKey("calibrate", .message(placeholders: 1), \.config.theme.calibrate,
-                  default: .value("Touch the centre of the cross (%d of 5)"), "Shown by gridlock calibrate; %d is the step."),
-    ])
+        ConfigKey("calibrate", .message(.calibrate), \.config.theme.calibrate,
+                  default: .value("Touch the centre of the cross ({step} of {count})"), "Shown by gridlock calibrate; {step} of {count}."),
+    ]
+
+    /// Images and sizes of the theme: PNG files are checked here (read, decoded, at most
+    /// 16384 pixels a side), so check-config and gridlockd refuse the same ones.
+    private static let themeImages: [ConfigKey<ConfigDraft>] = [
+        ConfigKey("node-image", .pngImage, \.config.theme.nodeImage, default: .unset("none"),
+                  "Drawn instead of the ring of a node not touched yet."),
+        ConfigKey("selected-image", .pngImage, \.config.theme.selectedImage, default: .unset("none"),
+                  "Drawn instead of the ring of a touched node."),
+        ConfigKey("error-image", .pngImage, \.config.theme.errorImage, default: .unset("none"),
+                  "Drawn instead of the ring of a node of a wrong pattern."),
+        ConfigKey("success-image", .pngImage, \.config.theme.successImage, default: .unset("none"),
+                  "Drawn instead of the ring of a node of a right pattern."),
+        ConfigKey("node-size", .decimal(SceneGeometry.allowedNodeSize), \.config.theme.nodeSize, default: .value("0.24"),
+                  "The drawn diameter of a node, ring or image, as a fraction of a cell."),
+        ConfigKey("background-image", .pngImage, \.config.theme.backgroundImage, default: .unset("none"),
+                  "Drawn behind everything, placed by background-fit."),
+        ConfigKey("background-fit", .oneOf(BackgroundFit.self), \.config.theme.backgroundFit, default: .value("fill"),
+                  "How the background image meets the screen's size."),
+        ConfigKey("line-colour", .colour, \.config.theme.lineColor, default: .unset("the state's colour"),
+                  "The path's colour in every state."),
+        ConfigKey("line-width", .decimal(SceneGeometry.allowedLineWidth), \.config.theme.lineWidth, default: .value("0.06"),
+                  "The path's width as a fraction of a cell."),
+    ]
 
     static let feedback = ConfigSection<ConfigDraft>("feedback", [
         ConfigKey("error-ms", .milliseconds(0...60_000), \.config.feedback.errorDuration, default: .value("1000"),

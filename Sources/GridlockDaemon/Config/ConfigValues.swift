@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockDisplay
 import GridlockInput
 import LinuxSys
 
@@ -178,17 +179,30 @@ enum ConfigValues {
         return numbers
     }
 
-    /// A message; `placeholders` is how many `%d` it must hold, since the renderer fills exactly that many.
-    static func template(_ text: String, placeholders: Int) throws(ValueProblem) -> String {
-        let count = text.utf8.split(separator: UInt8(ascii: "%"), omittingEmptySubsequences: false)
-            .dropFirst().filter { $0.first == UInt8(ascii: "d") }.count
-        guard count == placeholders else {
-            switch placeholders {
-            case 0: throw ValueProblem("takes no number, so it must not contain %d")
-            default: throw ValueProblem("must contain %d exactly once (where the number goes), found it \(count) times")
+    /// A message: every `{name}` must be one of its values, and `%d` may appear once where
+    /// the message had a number before names existed (with the same meaning).
+    static func template(_ text: String, _ values: MessageValues) throws(ValueProblem) -> String {
+        do throws(MessageTemplateProblem) {
+            try MessageTemplate.check(text, accepts: values)
+        } catch {
+            if case .unknownName(let name, let known) = error, let near = ClosestName.suggestion(for: name, among: known) {
+                throw ValueProblem("\(error.description); did you mean {\(near)}?")
             }
+            throw ValueProblem(error.description)
         }
         return text
+    }
+
+    /// Decoded now, as the renderer will, so a missing, broken or absurd image is a config
+    /// error at its line and never a blank screen.
+    static func pngImage(_ text: String, _ source: ValueSource) throws(ValueProblem) -> String {
+        let image = try path(text, source)
+        do throws(ThemeImageProblem) {
+            _ = try ThemeImageCheck.check(image)
+        } catch {
+            throw ValueProblem("cannot use '\(image)': \(error)")
+        }
+        return image
     }
 
     static func schedule(_ text: String) throws(ValueProblem) -> LockoutSchedule {

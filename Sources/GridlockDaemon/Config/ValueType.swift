@@ -88,11 +88,19 @@ extension ValueType where Value == Color {
 }
 
 extension ValueType where Value == String {
-    /// A message on screen; the renderer fills exactly `placeholders` numbers into it.
-    static func message(placeholders: Int) -> Self {
-        let allowed = placeholders == 0 ? "text without %d" : "text with one %d"
-        return Self(allowed: allowed, parse: { text throws(ValueProblem) in try ConfigValues.template(text, placeholders: placeholders) })
+    /// A message on screen, with the values (`{name}`, and `%d` where it had a number) it may show.
+    static func message(_ values: MessageValues) -> Self {
+        let names = values.names.map { "{\($0)}" }.joined(separator: ", ")
+        let allowed = switch (names.isEmpty, values.percentD) {
+        case (true, _): "text"
+        case (false, nil): "text with \(names)"
+        case (false, _?): "text with \(names) (or %d)"
+        }
+        return Self(allowed: allowed, parse: { text throws(ValueProblem) in try ConfigValues.template(text, values) })
     }
+
+    /// A PNG file the renderer can decode and draw.
+    static var pngImage: Self { Self(allowed: "a PNG file", parseWithSource: ConfigValues.pngImage) }
 
     static var path: Self { Self(allowed: "a path", parseWithSource: ConfigValues.path) }
     static var folder: Self { path.described(as: "a folder") }

@@ -56,7 +56,7 @@ public final class LockService {
 
     /// A display of another size: a new canvas, the grid laid out anew, everything redrawn.
     public func resize(to size: Size, settings: LockSettings, layout: GridLayout, at now: Instant) throws(RenderError) {
-        renderer = try SceneRenderer(size: size, theme: renderer.theme)
+        renderer = try renderer.resized(to: size)
         drawnScene = nil
         perform(machine.reconfigure(layout: layout, settings: settings, at: now), at: now)
     }
@@ -99,7 +99,7 @@ public final class LockService {
     }
 
     private func draw(_ scene: Scene) {
-        let damage = Damage.between(drawnScene, scene)
+        let damage = Damage.between(drawnScene, scene, geometry: renderer.theme.geometry)
         drawnScene = scene
         guard !damage.isEmpty else { return }
         renderer.render(scene, damage: damage)

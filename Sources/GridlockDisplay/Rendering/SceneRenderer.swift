@@ -12,15 +12,31 @@ public final class SceneRenderer {
     public private(set) var theme: Theme
     private let context: OpaquePointer
     private var font: FontFace
+    /// Decoded at load, kept across resizes; scaled copies are made once per size.
+    private var images: ThemeImages
     /// The current message's words and placement, kept so that a frame spends no time
     /// or memory on text that has not changed.
     private var line: MessageLine?
     private var tiles: TileGrid
 
-    public init(size: Size, theme: Theme) throws(RenderError) {
+    /// Loads the theme's font and decodes its images.
+    public convenience init(size: Size, theme: Theme) throws(RenderError) {
+        let font = try FontFace(path: theme.fontPath ?? Theme.defaultFontPath)
+        try self.init(size: size, theme: theme, font: font, images: try ThemeImages(theme: theme))
+    }
+
+    /// A renderer for a display of another size with this one's theme, font and decoded
+    /// images: a new mode reads no file again (the images are only scaled anew).
+    public func resized(to size: Size) throws(RenderError) -> SceneRenderer {
+        try SceneRenderer(size: size, theme: theme, font: font, images: images)
+    }
+
+    private init(size: Size, theme: Theme, font: FontFace, images: ThemeImages) throws(RenderError) {
         let width = Int(size.width.rounded()), height = Int(size.height.rounded())
         buffer = try ShadowBuffer(width: width, height: height)
-        font = try FontFace(path: theme.fontPath ?? Theme.defaultFontPath)
+        self.font = font
+        self.images = images
+        _ = try images.backdrop(width: width, height: height, theme: theme)
         guard let context = cairo_create(buffer.surface) else {
             throw .cairo(operation: "create a drawing context", status: "no context")
         }
@@ -42,12 +58,17 @@ public final class SceneRenderer {
         cairo_destroy(context)
     }
 
-    /// Switches to a reloaded config's look. A font that cannot be loaded leaves the
-    /// current theme in place. Render the next scene in full afterwards.
+    /// Switches to a reloaded config's look. A font or an image that cannot be loaded
+    /// leaves the current theme in place. Render the next scene in full afterwards.
     public func setTheme(_ newTheme: Theme) throws(RenderError) {
         let path = newTheme.fontPath ?? Theme.defaultFontPath
-        if path != font.path {
-            font = try FontFace(path: path)
+        let newFont = path == font.path ? font : try FontFace(path: path)
+        // Images are decoded again even under the same names: a reload is how new files are taken up.
+        let newImages = newTheme.imagePaths.isEmpty && images.paths.isEmpty ? images : try ThemeImages(theme: newTheme)
+        _ = try newImages.backdrop(width: buffer.width, height: buffer.height, theme: newTheme)
+        images = newImages
+        if newFont !== font {
+            font = newFont
             cairo_set_font_face(context, font.cairoFace)
         }
         theme = newTheme
@@ -64,12 +85,19 @@ public final class SceneRenderer {
             tiles.markAll()
         }
         let cr = context
-        let metrics = scene.metrics
-        // The background first, as one fill of all marked squares: a solid fill of whole
-        // pixels comes out the same whatever the clip, and most squares hold nothing else.
+        let metrics = scene.metrics(theme.geometry)
+        // The background first, as one fill of all marked squares: a solid fill (or a copy of
+        // the prepared background at 1:1) of whole pixels comes out the same whatever the
+        // clip, and most squares hold nothing else.
         cairo_new_path(cr)
         tiles.forEachMarked { tile in cairo_rectangle(cr, tile.x, tile.y, tile.width, tile.height) }
-        setSource(theme.background)
+        // Made at load or resize; asked for each frame (a comparison of sizes) because a
+        // renderer made by `resized(to:)` shares the images with the one it came from.
+        if let backdrop = try? images.backdrop(width: buffer.width, height: buffer.height, theme: theme) {
+            cairo_set_source_surface(cr, backdrop, 0, 0)
+        } else {
+            setSource(theme.background)
+        }
         cairo_fill(cr)
 
         let empty = Rect(x: 0, y: 0, width: 0, height: 0)
@@ -147,7 +175,7 @@ public final class SceneRenderer {
             // which is what Damage.between accounts for.
             cairo_line_to(cr, first.x, first.y)
         }
-        setSource(theme.color(for: scene.pathLook), alpha: theme.pathAlpha)
+        setSource(theme.lineColor(for: scene.pathLook), alpha: theme.pathAlpha)
         cairo_set_line_width(cr, metrics.pathWidth)
         cairo_stroke(cr)
     }
@@ -159,6 +187,15 @@ public final class SceneRenderer {
             let center = scene.layout.center(of: node)
             guard metrics.nodeBounds(center: center).intersects(area) else { continue }
             let look = scene.nodes[node]
+            if let image = nodeImage(look, metrics) {
+                // On whole pixels, so the prepared image is copied, not filtered again.
+                let x = (center.x - image.size.width / 2).rounded(), y = (center.y - image.size.height / 2).rounded()
+                cairo_set_source_surface(cr, image.surface, x, y)
+                cairo_new_path(cr)
+                cairo_rectangle(cr, x, y, image.size.width, image.size.height)
+                cairo_fill(cr)
+                continue
+            }
             setSource(theme.color(for: look))
             cairo_new_path(cr)
             cairo_arc(cr, center.x, center.y, metrics.ringRadius, 0, 2 * Double.pi)
@@ -170,6 +207,12 @@ public final class SceneRenderer {
                 cairo_fill(cr)
             }
         }
+    }
+
+    /// The theme's image for `look` at this layout's node size. Scaling happens on the first
+    /// frame of a layout; should it fail (cairo out of memory), the ring is drawn instead.
+    private func nodeImage(_ look: NodeLook, _ metrics: SceneMetrics) -> ThemeImages.ScaledImage? {
+        try? images.node(look, side: metrics.nodeImageSide.rounded())
     }
 
     private func drawMessage(_ message: Message, _ metrics: SceneMetrics) {
