@@ -169,7 +169,8 @@ final class DaemonLoopTests {
 
         // Not locked out (and nothing touched): no timer wakes it at all for a second.
         let idle = try runDaemon(
-            config: config, attempts: DaemonParts.restoredAttempts(config: config), frames: "\(directory)/idle", stroke: [],
+            config: config, saved: StateFile.restore(from: config.lockout.stateFile, schedule: config.lockout.schedule),
+            frames: "\(directory)/idle", stroke: [],
             stopAfter: .seconds(1))
         #expect(idle.outcomes == [])
         #expect(idle.wakeUps.byCause["deadline lock screen", default: 0] == 0)
