@@ -46,6 +46,11 @@ public final class DRMOutput: DisplayOutput {
     private var loggedNoDisplay = false
     private var loggedSizeMismatch = false
     private var loggedNoDPMS = false
+    private var latency = VblankLatency()
+    /// When the newest page flip was requested.
+    private var lastFlipQueued: Instant?
+    /// Copying the damage during the current `present`, which the daemon's drawing time includes.
+    private var copyDuringPresent: Duration = .zero
 
     /// One lit connector with its buffers.
     private struct Display {
@@ -116,11 +121,48 @@ public final class DRMOutput: DisplayOutput {
     var rescanDescriptor: FileDescriptor { rescanTimer.fileDescriptor }
     var masterRetryDescriptor: FileDescriptor { masterRetryTimer.fileDescriptor }
     var wakeupDescriptor: FileDescriptor { wakeup.fileDescriptor }
+    var latencyRecords: [VblankLatency.Record] { latency.records }
 
     public func present(_ buffer: ShadowBuffer, damage: Damage) throws(DisplayError) {
         guard display != nil else { return }
         display!.damage.add(damage)
+        copyDuringPresent = .zero
         try flush(buffer)
+    }
+
+    public func noteFrame(answering inputs: [Instant], drawing: Duration) {
+        guard let display, display.flips, !inputs.isEmpty else { return }
+        let queued: Instant?
+        if display.damage.hasUnshownDamage {
+            queued = nil  // waits for the pending flip; goes out with the next one
+        } else if display.damage.flipPending, let lastFlipQueued {
+            queued = lastFlipQueued
+        } else {
+            return  // shown at once by a modeset, or not at all: no vblank to count
+        }
+        latency.presented(answering: inputs, render: drawing - copyDuringPresent, now: MonotonicClock.now(), queued: queued)
+    }
+
+    public func endStroke() {
+        if let report = latency.endStroke() { log(report) }
+    }
+
+    /// Per stroke, at debug priority: what `gridlock latency` reads back.
+    private func log(_ report: VblankStrokeReport) {
+        Journal.log(.debug, report.logLine)
+    }
+
+    /// The mode's frame period, as the kernel computes it (`drm_calc_timestamping_constants`).
+    private static func framePeriod(_ mode: KMSMode) -> Duration {
+        if mode.clock > 0, mode.htotal > 0, mode.vtotal > 0 {
+            return .nanoseconds(Int64(mode.htotal) * Int64(mode.vtotal) * 1_000_000 / Int64(mode.clock))
+        }
+        return .nanoseconds(1_000_000_000 / Int64(max(mode.vrefresh, 1)))
+    }
+
+    /// Whatever waits for a flip that will not come is given up (and counted as such).
+    private func abandonLatency() {
+        if let report = latency.abandon() { log(report) }
     }
 
     public func handleReadable(_ descriptor: FileDescriptor, buffer: ShadowBuffer) -> OutputEvent {
@@ -134,8 +176,7 @@ public final class DRMOutput: DisplayOutput {
             }
             let completed = device.completedFlips
             if completed != lastFlipCount {
-                lastFlipCount = completed
-                display?.damage.flipCompleted()
+                flipLanded(on: device)
                 do {
                     try flush(buffer)
                 } catch {
@@ -232,7 +273,10 @@ public final class DRMOutput: DisplayOutput {
         loggedSizeMismatch = false
         let (index, rects) = display.damage.beginFrame()
         let target = display.buffers[index]
+        let copyStart = MonotonicClock.now()
         buffer.copy(rects: rects, to: target.pixels, destinationStride: target.stride, rotation: rotation)
+        let copied = MonotonicClock.now()
+        copyDuringPresent += copied.duration(since: copyStart)
         let selection = display.selection
         defer { self.display = display }
         do {
@@ -240,12 +284,16 @@ public final class DRMOutput: DisplayOutput {
                 try device.setCrtc(selection.crtcID, framebufferID: target.framebufferID, x: 0, y: 0, connectorID: selection.connector.id, mode: mode)
                 display.needsModeset = false
                 display.damage.shown(index, flipping: false)
+                abandonLatency()
                 if blanked { applyDPMS() }
             } else if display.flips {
                 do {
                     try device.pageFlip(selection.crtcID, framebufferID: target.framebufferID)
                     display.flipsDone += 1
                     display.damage.shown(index, flipping: true)
+                    let queued = MonotonicClock.now()
+                    lastFlipQueued = queued
+                    latency.flipQueued(at: queued, copy: copied.duration(since: copyStart))
                 } catch let error where display.flipsDone == 0 && Self.meansNoFlips(error.errno) {
                     // The driver has no page flip: show this buffer with a modeset and
                     // from now on draw into it directly, telling the driver with DirtyFB.
@@ -254,6 +302,7 @@ public final class DRMOutput: DisplayOutput {
                     for (other, b) in display.buffers.enumerated() where other != index { device.destroy(b) }
                     display.buffers = [target]
                     display.flips = false
+                    abandonLatency()
                     var single = BufferDamage(frame: display.damage.frame, count: 1)
                     _ = single.beginFrame()
                     single.shown(0, flipping: false)
@@ -271,6 +320,7 @@ public final class DRMOutput: DisplayOutput {
             }
         } catch {
             display.damage.failed(index)
+            abandonLatency()
             if error.errno == .permissionDenied || error.errno == .notPermitted {
                 // Someone took master without telling us (a VT switch, a crashed session
                 // manager): wait to be made active again instead of failing every frame.
@@ -296,9 +346,18 @@ public final class DRMOutput: DisplayOutput {
         if device.waitForEvent(milliseconds: 500) {
             try? device.handleEvents()
         }
-        if device.completedFlips != lastFlipCount {
-            lastFlipCount = device.completedFlips
-            display?.damage.flipCompleted()
+        if device.completedFlips != lastFlipCount { flipLanded(on: device) }
+    }
+
+    /// The flip in flight completed: the back buffer is free again, and the frames it
+    /// carried are on screen since the vblank its event names.
+    private func flipLanded(on device: any KMSDevice) {
+        lastFlipCount = device.completedFlips
+        display?.damage.flipCompleted()
+        guard let mode = display?.selection.mode else { return }
+        let event = device.lastFlipEvent
+        if let report = latency.flipCompleted(sequence: event.sequence, vblank: event.time, period: Self.framePeriod(mode)) {
+            log(report)
         }
     }
 
@@ -508,6 +567,7 @@ public final class DRMOutput: DisplayOutput {
             waitForPendingFlip()
             for buffer in display.buffers { device.destroy(buffer) }
         }
+        abandonLatency()
         self.display = nil
         Journal.log(.notice, "display: leaving \(display.selection.connector.name) \(display.selection.mode)")
     }
@@ -516,6 +576,7 @@ public final class DRMOutput: DisplayOutput {
         if let device, let display {
             for buffer in display.buffers { device.destroy(buffer) }
         }
+        abandonLatency()
         display = nil
         device = nil
         hasMaster = false

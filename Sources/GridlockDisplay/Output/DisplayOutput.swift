@@ -24,6 +24,13 @@ public protocol DisplayOutput: AnyObject {
     func setBlanked(_ blanked: Bool)
     /// Waits for a pending flip and restores what was shown before; called once on exit.
     func close()
+    /// The frame just presented answers the input frames read at `inputs` (kernel
+    /// CLOCK_MONOTONIC times) and took `drawing` to render and present. An output with a
+    /// vblank clock records at which vblank each reached the screen (`VblankLatency`).
+    func noteFrame(answering inputs: [Instant], drawing: Duration)
+    /// The finger lifted: an output that records latency reports the stroke once its last
+    /// frame is on screen.
+    func endStroke()
 }
 
 /// What the loop must do after an output handled an event.
@@ -42,6 +49,8 @@ extension DisplayOutput {
     public func setActive(_ active: Bool) {}
     public func setBlanked(_ blanked: Bool) {}
     public func close() {}
+    public func noteFrame(answering inputs: [Instant], drawing: Duration) {}
+    public func endStroke() {}
 }
 
 public enum DisplayError: Error, CustomStringConvertible {
