@@ -27,6 +27,17 @@ struct VblankLatencyTests {
         #expect(report?.periodNanoseconds == 16_666_667)
     }
 
+    @Test("an input frame read within the latch margin before a vblank is counted as read after the latch")
+    func readAfterTheLatch() {
+        var meter = VblankLatency()
+        // Vblanks at 1000 and 1016.67; a 2 ms latch margin: 1015 is after the latch, 1014 before.
+        meter.presented(answering: [Self.ms(1014), Self.ms(1015)], render: .milliseconds(1), now: Self.ms(1015.2), queued: Self.ms(1015.3))
+        _ = meter.flipCompleted(sequence: 61, vblank: Self.ms(1016.666667), period: Self.period, latchMargin: .milliseconds(2))
+        let report = meter.endStroke()
+        #expect(report?.readAfterLatch == 1)
+        #expect(report?.shown == [2, 0, 0, 0])
+    }
+
     @Test("frames presented while a flip is pending go out with the next flip and are counted from their own input")
     func coalescedFramesWaitForTheNextFlip() {
         var meter = VblankLatency()
@@ -80,7 +91,7 @@ struct VblankLatencyTests {
         #expect(figures?.first?.key == "inputs")
         #expect(figures?.first?.value == 120)
         #expect(figures?.first { $0.key == "vblank+2" }?.value == 2)
-        #expect(figures?.count == 15)
+        #expect(figures?.count == 16)
         #expect(VblankStrokeReport.figures(inLogLine: "stroke input-to-frame latency: worst 3 us") == nil)
     }
 }

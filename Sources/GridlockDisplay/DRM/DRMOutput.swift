@@ -8,7 +8,9 @@ import LinuxSys
 ///   since it was last shown, see `BufferDamage`) are copied out of the shadow frame,
 ///   turned by `rotation` on the way; presented with a page flip whose completion
 ///   arrives on the DRM fd in the daemon's poll loop. At most one flip is in flight;
-///   frames presented meanwhile coalesce into the next one.
+///   frames presented meanwhile coalesce into the next one, which is requested shortly
+///   before the coming vblank (`FlipSchedule`) so that input read until then rides it.
+///   Each input frame's vblank is recorded (`VblankLatency`) and logged per stroke.
 /// - Where page flips are refused, one buffer plus `drmModeDirtyFB` (not called again
 ///   after ENOSYS, as Plymouth does).
 /// - DRM master is state: dropped on `setActive(false)`, taken back on `setActive(true)`
@@ -31,6 +33,10 @@ public final class DRMOutput: DisplayOutput {
     private let uevents: NetlinkUevents?
     private let rescanTimer: TimerFD
     private let masterRetryTimer: TimerFD
+    /// Fires at the latest moment to request the next flip (`FlipSchedule`).
+    private let flipTimer: TimerFD
+    private var flipTimerArmed = false
+    private var schedule = FlipSchedule()
     private let wakeup: EventFD
 
     /// The daemon wants the display (false during a hand-over).
@@ -84,6 +90,7 @@ public final class DRMOutput: DisplayOutput {
         do {
             rescanTimer = try TimerFD()
             masterRetryTimer = try TimerFD()
+            flipTimer = try TimerFD()
             wakeup = try EventFD()
         } catch {
             throw .system(path: "drm", operation: error.operation, errno: error.errno)
@@ -113,6 +120,7 @@ public final class DRMOutput: DisplayOutput {
         if let uevents { fds.append(uevents.fileDescriptor) }
         fds.append(rescanTimer.fileDescriptor)
         fds.append(masterRetryTimer.fileDescriptor)
+        fds.append(flipTimer.fileDescriptor)
         fds.append(wakeup.fileDescriptor)
         return fds
     }
@@ -120,6 +128,7 @@ public final class DRMOutput: DisplayOutput {
     // For the tests, which drive `handleReadable` by hand.
     var rescanDescriptor: FileDescriptor { rescanTimer.fileDescriptor }
     var masterRetryDescriptor: FileDescriptor { masterRetryTimer.fileDescriptor }
+    var flipDescriptor: FileDescriptor { flipTimer.fileDescriptor }
     var wakeupDescriptor: FileDescriptor { wakeup.fileDescriptor }
     var latencyRecords: [VblankLatency.Record] { latency.records }
 
@@ -127,6 +136,24 @@ public final class DRMOutput: DisplayOutput {
         guard display != nil else { return }
         display!.damage.add(damage)
         copyDuringPresent = .zero
+        try flushWhenDue(buffer)
+    }
+
+    /// Shows what is stale now, or arms the flip timer for the latest moment that still
+    /// makes the coming vblank, so that input read until then rides the same flip.
+    private func flushWhenDue(_ buffer: ShadowBuffer) throws(DisplayError) {
+        guard let display, display.flips, display.damage.canPresent, !display.needsModeset else {
+            try flush(buffer)
+            return
+        }
+        if let deadline = schedule.deadline(now: MonotonicClock.now()) {
+            if !flipTimerArmed {
+                flipTimerArmed = (try? flipTimer.arm(at: deadline)) != nil
+                if flipTimerArmed { return }
+            } else {
+                return
+            }
+        }
         try flush(buffer)
     }
 
@@ -178,7 +205,7 @@ public final class DRMOutput: DisplayOutput {
             if completed != lastFlipCount {
                 flipLanded(on: device)
                 do {
-                    try flush(buffer)
+                    try flushWhenDue(buffer)
                 } catch {
                     Journal.log(.error, "display: \(error)")
                 }
@@ -193,6 +220,12 @@ public final class DRMOutput: DisplayOutput {
             _ = try? rescanTimer.acknowledge()
             rescanArmed = false
             return rescan()
+        }
+        if descriptor == flipTimer.fileDescriptor {
+            _ = try? flipTimer.acknowledge()
+            flipTimerArmed = false
+            do { try flush(buffer) } catch { Journal.log(.error, "display: \(error)") }
+            return .none
         }
         if descriptor == masterRetryTimer.fileDescriptor {
             _ = try? masterRetryTimer.acknowledge()
@@ -293,6 +326,11 @@ public final class DRMOutput: DisplayOutput {
                     display.damage.shown(index, flipping: true)
                     let queued = MonotonicClock.now()
                     lastFlipQueued = queued
+                    schedule.flipRequested(at: queued)
+                    if flipTimerArmed {
+                        flipTimerArmed = false
+                        disarm(flipTimer)
+                    }
                     latency.flipQueued(at: queued, copy: copied.duration(since: copyStart))
                 } catch let error where display.flipsDone == 0 && Self.meansNoFlips(error.errno) {
                     // The driver has no page flip: show this buffer with a modeset and
@@ -356,7 +394,13 @@ public final class DRMOutput: DisplayOutput {
         display?.damage.flipCompleted()
         guard let mode = display?.selection.mode else { return }
         let event = device.lastFlipEvent
-        if let report = latency.flipCompleted(sequence: event.sequence, vblank: event.time, period: Self.framePeriod(mode)) {
+        let period = Self.framePeriod(mode)
+        if schedule.flipLanded(at: event.time, period: period) {
+            latency.noteLateFlip()
+            Journal.log(.debug, "display: a flip landed a vblank late; requesting flips \(schedule.margin.nanoseconds / 1000) us before the vblank")
+        }
+        if let report = latency.flipCompleted(
+            sequence: event.sequence, vblank: event.time, period: period, latchMargin: schedule.margin) {
             log(report)
         }
     }

@@ -20,6 +20,9 @@ public struct VblankLatency: Sendable {
         public var vblank: Instant
         /// n of vblank +n.
         public var vblanksAfter: Int
+        /// When its frame was presented and when the flip that carried it was requested.
+        public var presented: Instant
+        public var queued: Instant
     }
 
     private struct Pending: Sendable {
@@ -45,7 +48,7 @@ public struct VblankLatency: Sendable {
 
     public init() {
         pending = Array(repeating: Pending(input: 0, presented: 0, queued: 0), count: Self.capacity)
-        history = Array(repeating: Record(input: .zero, sequence: 0, vblank: .zero, vblanksAfter: 0), count: Self.historyCapacity)
+        history = Array(repeating: Record(input: .zero, sequence: 0, vblank: .zero, vblanksAfter: 0, presented: .zero, queued: .zero), count: Self.historyCapacity)
     }
 
     /// A frame answering `inputs` was presented at `now`, after `render` of drawing;
@@ -80,9 +83,11 @@ public struct VblankLatency: Sendable {
     }
 
     /// The requested flip landed at vblank `sequence`, at `vblank`; `period` is the mode's
-    /// frame period. Returns the stroke's report when the stroke has ended and this was
-    /// its last frame.
-    public mutating func flipCompleted(sequence: UInt32, vblank: Instant, period: Duration) -> VblankStrokeReport? {
+    /// frame period and `latchMargin` how long before a vblank flips are requested
+    /// (`FlipSchedule`): an input frame read later than that in its interval cannot be shown
+    /// at +1 and is counted as read after the latch. Returns the stroke's report when the
+    /// stroke has ended and this was its last frame.
+    public mutating func flipCompleted(sequence: UInt32, vblank: Instant, period: Duration, latchMargin: Duration = .zero) -> VblankStrokeReport? {
         let p = max(period.nanoseconds, 1)
         stroke.periodNanoseconds = p
         while count > 0, pending[head].queued != 0 {
@@ -97,7 +102,11 @@ public struct VblankLatency: Sendable {
             }
             let n = Int((elapsed + p - 1) / p)
             stroke.count(vblanksAfter: n)
-            history[historyNext] = Record(input: Instant(nanoseconds: entry.input), sequence: sequence, vblank: vblank, vblanksAfter: n)
+            // Time left from the input to the first vblank after it: (elapsed - 1) mod P + 1.
+            if (elapsed - 1) % p + 1 <= latchMargin.nanoseconds { stroke.readAfterLatch += 1 }
+            history[historyNext] = Record(
+                input: Instant(nanoseconds: entry.input), sequence: sequence, vblank: vblank, vblanksAfter: n,
+                presented: Instant(nanoseconds: entry.presented), queued: Instant(nanoseconds: entry.queued))
             historyNext = (historyNext + 1) % Self.historyCapacity
             historyCount = min(historyCount + 1, Self.historyCapacity)
         }
@@ -111,6 +120,11 @@ public struct VblankLatency: Sendable {
         head = 0
         count = 0
         return finishIfDone()
+    }
+
+    /// A flip landed a vblank later than it was requested for (`FlipSchedule`).
+    public mutating func noteLateFlip() {
+        stroke.lateFlips += 1
     }
 
     /// The finger lifted: the report comes once every frame of the stroke is on screen
@@ -165,6 +179,10 @@ public struct VblankStrokeReport: Hashable, Sendable {
     /// The longest a presented frame waited for the previous flip to land.
     public var flipWait: Duration = .zero
     public var periodNanoseconds: Int64 = 0
+    /// Flips that landed a vblank later than the one they were requested for.
+    public var lateFlips = 0
+    /// Input frames read within the latch margin before the next vblank: too late for +1 by design.
+    public var readAfterLatch = 0
 
     public var inputs: Int { shown.reduce(0, +) }
 
@@ -177,7 +195,7 @@ public struct VblankStrokeReport: Hashable, Sendable {
         return "stroke vblank latency: inputs=\(inputs) vblank+1=\(shown[0]) vblank+2=\(shown[1]) vblank+3=\(shown[2]) "
             + "vblank+4-or-later=\(shown[3]) unmeasured=\(unmeasured) frames=\(frames) waited-for-flip=\(waitedForFlip) "
             + "period-us=\(periodNanoseconds / 1000) render-mean-us=\(us(render.mean)) render-max-us=\(us(render.max)) "
-            + "copy-mean-us=\(us(copy.mean)) copy-max-us=\(us(copy.max)) flip-wait-max-us=\(us(flipWait))"
+            + "copy-mean-us=\(us(copy.mean)) copy-max-us=\(us(copy.max)) flip-wait-max-us=\(us(flipWait)) late-flips=\(lateFlips) read-after-latch=\(readAfterLatch)"
     }
 
     /// The prefix of `logLine`, by which a log line is recognised.
