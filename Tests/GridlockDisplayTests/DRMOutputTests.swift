@@ -21,6 +21,7 @@ final class FakeCard: KMSDevice {
     var lastFlipEvent: (sequence: UInt32, time: Instant) = (0, .zero)
     /// The time the next `completeFlip` reports for its vblank (the kernel's hrtimer, here set by hand).
     var nextVblank = Instant.zero
+    var hasVblank = true
     /// CRTC id -> framebuffer on screen.
     var scanOut: [UInt32: UInt32] = [:]
     var modes: [UInt32: KMSMode] = [:]
@@ -106,7 +107,8 @@ final class FakeCard: KMSDevice {
         scanOut[crtc] = fb
         pendingFlip = nil
         completedFlips += 1
-        lastFlipEvent = (lastFlipEvent.sequence + 1, nextVblank)
+        // bochs and virtio-gpu have no vblank: their events carry sequence 0 and the sending time.
+        lastFlipEvent = hasVblank ? (lastFlipEvent.sequence + 1, nextVblank) : (0, MonotonicClock.now())
     }
 
     var flipCrtc: UInt32 = 0
@@ -235,6 +237,26 @@ struct DRMOutputTests {
         #expect(output.latencyRecords.map(\.vblanksAfter) == [1, 2, 2])
         #expect(output.latencyRecords.map(\.sequence) == [1, 2, 2])
         #expect(output.latencyRecords.first?.input == read)
+    }
+
+    @Test("a driver without vblank (sequence 0): the waiting frame flips at once and nothing is recorded")
+    func noVblankClock() throws {
+        let fake = FakeCard(Self.smallBochs())
+        fake.hasVblank = false
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        let read = MonotonicClock.now()
+        try output.present(shadow, damage: Damage(rects: [Rect(x: 10, y: 10, width: 20, height: 20)]))
+        output.noteFrame(answering: [read], drawing: .milliseconds(1))
+        try output.present(shadow, damage: Damage(rects: [Rect(x: 110, y: 10, width: 20, height: 20)]))
+        output.noteFrame(answering: [read + .milliseconds(1)], drawing: .milliseconds(1))
+        fake.completeFlip(crtc: 34)
+        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        #expect(fake.count("pageFlip") == 2)
+        fake.completeFlip(crtc: 34)
+        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        #expect(output.latencyRecords.isEmpty)
     }
 
     @Test("a rotated panel gets the picture turned in the copy", arguments: [Rotation.clockwise90, .clockwise270])

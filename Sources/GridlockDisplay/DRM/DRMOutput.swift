@@ -53,6 +53,8 @@ public final class DRMOutput: DisplayOutput {
     private var loggedSizeMismatch = false
     private var loggedNoDPMS = false
     private var latency = VblankLatency()
+    /// Whether flip events carry a vblank sequence; unknown (nil) until the first one.
+    private var hasVblankClock: Bool?
     /// When the newest page flip was requested.
     private var lastFlipQueued: Instant?
     /// Copying the damage during the current `present`, which the daemon's drawing time includes.
@@ -158,7 +160,7 @@ public final class DRMOutput: DisplayOutput {
     }
 
     public func noteFrame(answering inputs: [Instant], drawing: Duration) {
-        guard let display, display.flips, !inputs.isEmpty else { return }
+        guard let display, display.flips, !inputs.isEmpty, hasVblankClock != false else { return }
         let queued: Instant?
         if display.damage.hasUnshownDamage {
             queued = nil  // waits for the pending flip; goes out with the next one
@@ -394,6 +396,14 @@ public final class DRMOutput: DisplayOutput {
         display?.damage.flipCompleted()
         guard let mode = display?.selection.mode else { return }
         let event = device.lastFlipEvent
+        guard event.sequence != 0 else {
+            // The driver has no vblank (bochs, virtio-gpu: the event comes when the flip is
+            // done, with sequence 0 and the time of sending): nothing to latch to or count on.
+            hasVblankClock = false
+            latency = VblankLatency()
+            return
+        }
+        hasVblankClock = true
         let period = Self.framePeriod(mode)
         if schedule.flipLanded(at: event.time, period: period) {
             latency.noteLateFlip()
