@@ -10,7 +10,7 @@ let latencyCommand = Command(
 
         Reads gridlockd's log (LOG, or standard input: `journalctl -u gridlockd -o cat`)
         and prints one JSON object per "stroke vblank latency" line, which gridlockd logs
-        at debug priority after each stroke on a display with page flips: how many input
+        at debug priority after each stroke on a display with a vblank clock: how many input
         frames were shown at vblank +1, +2, +3 or later (see docs/performance.md for the
         definition), and the render, copy and flip-wait times of its frames. The object's
         keys are the line's, with '-' and '+' spelled '_' and '_plus_', and on_time, the
