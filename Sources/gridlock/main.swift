@@ -11,7 +11,7 @@ struct Command: Sendable {
 
 let commands: [Command] = [
     checkConfigCommand, hashCommand, replayCommand, renderCommand, benchCommand, demoCommand, pixelCommand,
-    resetLockoutCommand, devicesCommand, recordCommand, enrollCommand, patternsCommand, calibrateCommand,
+    resetLockoutCommand, devicesCommand, recordCommand, enrollCommand, patternsCommand, calibrateCommand, latencyCommand,
 ]
 
 let overview = """

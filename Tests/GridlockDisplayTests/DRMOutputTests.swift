@@ -18,6 +18,10 @@ final class FakeCard: KMSDevice {
     var dirtyResult: Errno? = nil
     var pendingFlip: UInt32?
     var completedFlips: UInt32 = 0
+    var lastFlipEvent: (sequence: UInt32, time: Instant) = (0, .zero)
+    /// The time the next `completeFlip` reports for its vblank (the kernel's hrtimer, here set by hand).
+    var nextVblank = Instant.zero
+    var hasVblank = true
     /// CRTC id -> framebuffer on screen.
     var scanOut: [UInt32: UInt32] = [:]
     var modes: [UInt32: KMSMode] = [:]
@@ -103,6 +107,8 @@ final class FakeCard: KMSDevice {
         scanOut[crtc] = fb
         pendingFlip = nil
         completedFlips += 1
+        // bochs and virtio-gpu have no vblank: their events carry sequence 0 and the sending time.
+        lastFlipEvent = hasVblank ? (lastFlipEvent.sequence + 1, nextVblank) : (0, MonotonicClock.now())
     }
 
     var flipCrtc: UInt32 = 0
@@ -201,6 +207,56 @@ struct DRMOutputTests {
         for square in squares {
             #expect(fake.screen(crtc: 34, x: Int(square.minX) + 1, y: 101) == Self.green)
         }
+    }
+
+    @Test("each input frame is tagged with the vblank of the flip that showed it, coalesced frames with the next flip")
+    func vblankOfEachInput() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))  // the modeset: no vblank to count
+        let period: Int64 = 1056 * 525 * 1_000_000 / 33_300  // the mode's frame period, 16.65 ms
+        let read = MonotonicClock.now()
+        let square = Rect(x: 10, y: 10, width: 20, height: 20)
+        try output.present(shadow, damage: Damage(rects: [square]))
+        output.noteFrame(answering: [read], drawing: .milliseconds(1))
+        // Presented while that flip is pending: waits, and goes out with the next flip.
+        try output.present(shadow, damage: Damage(rects: [Rect(x: 110, y: 10, width: 20, height: 20)]))
+        output.noteFrame(answering: [read + .milliseconds(5), read + .milliseconds(6)], drawing: .milliseconds(1))
+        output.endStroke()
+        fake.nextVblank = read + .milliseconds(10)
+        fake.completeFlip(crtc: 34)
+        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        // With a fresh vblank clock the waiting frame goes out at the flip timer, not at once.
+        #expect(fake.count("pageFlip") == 1)
+        _ = output.handleReadable(output.flipDescriptor, buffer: shadow)
+        #expect(fake.count("pageFlip") == 2)
+        fake.nextVblank = read + .milliseconds(10) + .nanoseconds(period)
+        fake.completeFlip(crtc: 34)
+        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        #expect(output.latencyRecords.map(\.vblanksAfter) == [1, 2, 2])
+        #expect(output.latencyRecords.map(\.sequence) == [1, 2, 2])
+        #expect(output.latencyRecords.first?.input == read)
+    }
+
+    @Test("a driver without vblank (sequence 0): the waiting frame flips at once and nothing is recorded")
+    func noVblankClock() throws {
+        let fake = FakeCard(Self.smallBochs())
+        fake.hasVblank = false
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        let read = MonotonicClock.now()
+        try output.present(shadow, damage: Damage(rects: [Rect(x: 10, y: 10, width: 20, height: 20)]))
+        output.noteFrame(answering: [read], drawing: .milliseconds(1))
+        try output.present(shadow, damage: Damage(rects: [Rect(x: 110, y: 10, width: 20, height: 20)]))
+        output.noteFrame(answering: [read + .milliseconds(1)], drawing: .milliseconds(1))
+        fake.completeFlip(crtc: 34)
+        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        #expect(fake.count("pageFlip") == 2)
+        fake.completeFlip(crtc: 34)
+        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        #expect(output.latencyRecords.isEmpty)
     }
 
     @Test("a rotated panel gets the picture turned in the copy", arguments: [Rotation.clockwise90, .clockwise270])

@@ -28,8 +28,12 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 CACHE = os.environ.get("GRIDLOCK_VM_CACHE", os.path.join(HERE, "cache"))
 BIN = os.environ.get("BIN", os.path.join(ROOT, ".build", "release"))
 HOST_PACKAGES = ["qemu-system-x86", "busybox-static", "cpio", "kmod", "evemu-tools", "xz-utils",
-                 "gcc", "libc6-dev", "python3-venv"]  # the last three: guest/hidplay.c, hid-tools (tests/vm/hid.py)
-DRIVERS = ("bochs", "virtio")
+                 "gcc", "libc6-dev", "python3-venv",  # guest/hidplay.c, hid-tools (tests/vm/hid.py)
+                 "make", "libelf1"]  # tests/vm/build-vkms (kbuild and its objtool)
+DRIVERS = ("bochs", "virtio", "vkms")
+# vkms: the kernel's virtual KMS driver, built for the guest's kernel (tests/vm/build-vkms);
+# its vblank is an hrtimer at the mode's refresh rate, so page flips complete on a real clock.
+VKMS_DEPENDENCIES = ["drm_kms_helper", "drm_shmem_helper"]
 
 
 class VMError(Exception):
@@ -243,7 +247,7 @@ class Guest:
     def __init__(self, driver="bochs", mode=(1280, 800), files=None, memory=256, boot_timeout=60,
                  command_timeout=120, name="vm", kernel_args=""):
         if driver not in DRIVERS:
-            raise VMError(f"unknown driver {driver!r} (bochs or virtio)")
+            raise VMError(f"unknown driver {driver!r} (bochs, virtio or vkms)")
         self.driver, self.mode, self.files = driver, tuple(mode), dict(files or {})
         self.memory, self.boot_timeout, self.command_timeout = memory, boot_timeout, command_timeout
         self.name, self.kernel_args = name, kernel_args
@@ -280,14 +284,46 @@ class Guest:
                "-chardev", f"socket,id=ctl,path={self.work}/control.sock,server=on,wait=off",
                "-serial", "chardev:ctl",
                "-qmp", f"unix:{self.work}/qmp.sock,server=on,wait=off"]
-        if self.driver == "bochs":
+        if self.driver == "vkms":
+            cmd += ["-vga", "none"]  # no display device: vkms is the only DRM card
+        elif self.driver == "bochs":
             cmd += ["-vga", "std", "-global", f"VGA.xres={width}", "-global", f"VGA.yres={height}"]
         else:
             cmd += ["-vga", "none", "-device", f"virtio-gpu-pci,xres={width},yres={height}"]
         return cmd
 
+    def vkms_files(self, kernel):
+        """The per-run files that let the guest's init load vkms: vkms.ko built for this
+        kernel, the DRM modules it needs and their order (modules-vkms). A module that
+        cannot be built is a VMError saying why: a vkms scenario fails, it is not skipped."""
+        version = os.path.basename(kernel.rstrip("/"))
+        built = subprocess.run([os.path.join(HERE, "build-vkms"), kernel], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        if built.returncode != 0:
+            raise VMError("cannot build vkms for the guest's kernel:\n" + built.stderr.strip()[-3000:])
+        root, files, order = os.path.join(kernel, "root"), {}, []
+        for name in VKMS_DEPENDENCIES:
+            out = subprocess.run(["modprobe", "-d", root, "-S", version, "--show-depends", name],
+                                 capture_output=True, text=True)
+            if out.returncode != 0:
+                raise VMError(f"modprobe --show-depends {name}: {out.stderr.strip()}")
+            for line in out.stdout.splitlines():
+                parts = line.split()
+                if parts and parts[0] == "insmod":
+                    rel = os.path.relpath(parts[1], root)
+                    if rel not in order:
+                        order.append(rel)
+                        files[rel] = open(parts[1], "rb").read()
+        vkms = f"lib/modules/{version}/extra/vkms.ko"
+        order.append(vkms)
+        files[vkms] = open(built.stdout.strip(), "rb").read()
+        files["etc/gridlock-vm/modules-vkms"] = "".join("/" + rel + "\n" for rel in order)
+        return files
+
     def start(self):
         kernel, base = prepare()
+        if self.driver == "vkms":
+            self.files.update(self.vkms_files(kernel))
         initrd = os.path.join(self.work, "initrd")
         with open(initrd, "wb") as out, open(base, "rb") as first:
             shutil.copyfileobj(first, out)

@@ -47,6 +47,8 @@ public final class Daemon {
     private var outputSync: DescriptorSync!
     private var blanker: ScreenBlanker
     private var latency = LatencyMeter()
+    /// The kernel times of the touch frames handled in this round (kept, not reallocated).
+    private var roundInputs: [Instant] = []
     /// Events for the lock machine, handled after the round of the loop that produced
     /// them; a touch carries the kernel's time of its input frame.
     var pending: [(event: LockEvent, time: Instant?)] = []
@@ -216,21 +218,28 @@ public final class Daemon {
         let presentedBefore = service.framesPresented
         var strokeEnded = false
         var latestInput: Instant?
+        roundInputs.removeAll(keepingCapacity: true)
         while !pending.isEmpty {
             let (event, time) = pending.removeFirst()
             if case .touch(let touch) = event {
                 latestInput = time
+                if let time { roundInputs.append(time) }
                 if case .up = touch { strokeEnded = true }
                 if case .cancel = touch { strokeEnded = true }
             }
             lastTime = max(lastTime, time ?? now)
             service.handle(event, at: lastTime)
         }
+        let drawStart = clock()
         service.flush()
-        latency.noteRound(latestInput: latestInput, presented: service.framesPresented > presentedBefore, now: now)
+        let drawn = clock()
+        let presented = service.framesPresented > presentedBefore
+        if presented { service.output.noteFrame(answering: roundInputs, drawing: drawn.duration(since: drawStart)) }
+        latency.noteRound(latestInput: latestInput, presented: presented, now: now)
         if strokeEnded, let worst = latency.endStroke() {
             Journal.log(.debug, "stroke input-to-frame latency: worst \(worst.nanoseconds / 1000) us")
         }
+        if strokeEnded { service.output.endStroke() }
         if !readySent, service.framesPresented > 0 {
             readySent = true
             try? notifier?.notify("READY=1\nSTATUS=Showing the lock screen")

@@ -60,6 +60,8 @@ protocol KMSDevice: AnyObject {
     func disableCrtc(_ crtcID: UInt32) throws(DRMError)
     func pageFlip(_ crtcID: UInt32, framebufferID: UInt32) throws(DRMError)
     var completedFlips: UInt32 { get }
+    /// The vblank sequence and CLOCK_MONOTONIC time the newest flip event reported.
+    var lastFlipEvent: (sequence: UInt32, time: Instant) { get }
     func handleEvents() throws(DRMError)
     func waitForEvent(milliseconds: Int32) -> Bool
     func dirtyFramebuffer(_ framebufferID: UInt32, physicalRects: [Rect]) -> Errno?
@@ -328,6 +330,12 @@ final class DRMDevice: KMSDevice {
 
     /// Flip completions delivered so far (the count only grows).
     var completedFlips: UInt32 { flipRecord.pointee.completed }
+
+    /// The event's timestamp is CLOCK_MONOTONIC, as evdev's (DRM_CAP_TIMESTAMP_MONOTONIC,
+    /// the kernel's only choice since 3.x).
+    var lastFlipEvent: (sequence: UInt32, time: Instant) {
+        (flipRecord.pointee.sequence, Instant(nanoseconds: Int64(flipRecord.pointee.microseconds) * 1000))
+    }
 
     /// Reads queued DRM events (flip completions). Nothing queued is not an error.
     func handleEvents() throws(DRMError) {

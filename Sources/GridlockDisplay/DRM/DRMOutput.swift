@@ -8,7 +8,9 @@ import LinuxSys
 ///   since it was last shown, see `BufferDamage`) are copied out of the shadow frame,
 ///   turned by `rotation` on the way; presented with a page flip whose completion
 ///   arrives on the DRM fd in the daemon's poll loop. At most one flip is in flight;
-///   frames presented meanwhile coalesce into the next one.
+///   frames presented meanwhile coalesce into the next one, which is requested shortly
+///   before the coming vblank (`FlipSchedule`) so that input read until then rides it.
+///   Each input frame's vblank is recorded (`VblankLatency`) and logged per stroke.
 /// - Where page flips are refused, one buffer plus `drmModeDirtyFB` (not called again
 ///   after ENOSYS, as Plymouth does).
 /// - DRM master is state: dropped on `setActive(false)`, taken back on `setActive(true)`
@@ -31,6 +33,10 @@ public final class DRMOutput: DisplayOutput {
     private let uevents: NetlinkUevents?
     private let rescanTimer: TimerFD
     private let masterRetryTimer: TimerFD
+    /// Fires at the latest moment to request the next flip (`FlipSchedule`).
+    private let flipTimer: TimerFD
+    private var flipTimerArmed = false
+    private var schedule = FlipSchedule()
     private let wakeup: EventFD
 
     /// The daemon wants the display (false during a hand-over).
@@ -46,6 +52,13 @@ public final class DRMOutput: DisplayOutput {
     private var loggedNoDisplay = false
     private var loggedSizeMismatch = false
     private var loggedNoDPMS = false
+    private var latency = VblankLatency()
+    /// Whether flip events carry a vblank sequence; unknown (nil) until the first one.
+    private var hasVblankClock: Bool?
+    /// When the newest page flip was requested.
+    private var lastFlipQueued: Instant?
+    /// Copying the damage during the current `present`, which the daemon's drawing time includes.
+    private var copyDuringPresent: Duration = .zero
 
     /// One lit connector with its buffers.
     private struct Display {
@@ -79,6 +92,7 @@ public final class DRMOutput: DisplayOutput {
         do {
             rescanTimer = try TimerFD()
             masterRetryTimer = try TimerFD()
+            flipTimer = try TimerFD()
             wakeup = try EventFD()
         } catch {
             throw .system(path: "drm", operation: error.operation, errno: error.errno)
@@ -113,6 +127,7 @@ public final class DRMOutput: DisplayOutput {
         if let uevents { fds.append(uevents.fileDescriptor) }
         fds.append(rescanTimer.fileDescriptor)
         fds.append(masterRetryTimer.fileDescriptor)
+        fds.append(flipTimer.fileDescriptor)
         fds.append(wakeup.fileDescriptor)
         return fds
     }
@@ -120,12 +135,68 @@ public final class DRMOutput: DisplayOutput {
     // For the tests, which drive `handleReadable` by hand.
     var rescanDescriptor: FileDescriptor { rescanTimer.fileDescriptor }
     var masterRetryDescriptor: FileDescriptor { masterRetryTimer.fileDescriptor }
+    var flipDescriptor: FileDescriptor { flipTimer.fileDescriptor }
     var wakeupDescriptor: FileDescriptor { wakeup.fileDescriptor }
+    var latencyRecords: [VblankLatency.Record] { latency.records }
 
     public func present(_ buffer: ShadowBuffer, damage: Damage) throws(DisplayError) {
         guard display != nil else { return }
         display!.damage.add(damage)
+        copyDuringPresent = .zero
+        try flushWhenDue(buffer)
+    }
+
+    /// Shows what is stale now, or arms the flip timer for the latest moment that still
+    /// makes the coming vblank, so that input read until then rides the same flip.
+    private func flushWhenDue(_ buffer: ShadowBuffer) throws(DisplayError) {
+        guard let display, display.flips, display.damage.canPresent, !display.needsModeset else {
+            try flush(buffer)
+            return
+        }
+        if let deadline = schedule.deadline(now: MonotonicClock.now()) {
+            if !flipTimerArmed {
+                flipTimerArmed = (try? flipTimer.arm(at: deadline)) != nil
+                if flipTimerArmed { return }
+            } else {
+                return
+            }
+        }
         try flush(buffer)
+    }
+
+    public func noteFrame(answering inputs: [Instant], drawing: Duration) {
+        guard let display, display.flips, !inputs.isEmpty, hasVblankClock != false else { return }
+        let queued: Instant?
+        if display.damage.hasUnshownDamage {
+            queued = nil  // waits for the pending flip; goes out with the next one
+        } else if display.damage.flipPending, let lastFlipQueued {
+            queued = lastFlipQueued
+        } else {
+            return  // shown at once by a modeset, or not at all: no vblank to count
+        }
+        latency.presented(answering: inputs, render: drawing - copyDuringPresent, now: MonotonicClock.now(), queued: queued)
+    }
+
+    public func endStroke() {
+        if let report = latency.endStroke() { log(report) }
+    }
+
+    /// Per stroke, at debug priority: what `gridlock latency` reads back.
+    private func log(_ report: VblankStrokeReport) {
+        Journal.log(.debug, report.logLine)
+    }
+
+    /// The mode's frame period, as the kernel computes it (`drm_calc_timestamping_constants`).
+    private static func framePeriod(_ mode: KMSMode) -> Duration {
+        if mode.clock > 0, mode.htotal > 0, mode.vtotal > 0 {
+            return .nanoseconds(Int64(mode.htotal) * Int64(mode.vtotal) * 1_000_000 / Int64(mode.clock))
+        }
+        return .nanoseconds(1_000_000_000 / Int64(max(mode.vrefresh, 1)))
+    }
+
+    /// Whatever waits for a flip that will not come is given up (and counted as such).
+    private func abandonLatency() {
+        if let report = latency.abandon() { log(report) }
     }
 
     public func handleReadable(_ descriptor: FileDescriptor, buffer: ShadowBuffer) -> OutputEvent {
@@ -139,10 +210,9 @@ public final class DRMOutput: DisplayOutput {
             }
             let completed = device.completedFlips
             if completed != lastFlipCount {
-                lastFlipCount = completed
-                display?.damage.flipCompleted()
+                flipLanded(on: device)
                 do {
-                    try flush(buffer)
+                    try flushWhenDue(buffer)
                 } catch {
                     Journal.log(.error, "display: \(error)")
                 }
@@ -157,6 +227,12 @@ public final class DRMOutput: DisplayOutput {
             _ = try? rescanTimer.acknowledge()
             rescanArmed = false
             return rescan()
+        }
+        if descriptor == flipTimer.fileDescriptor {
+            _ = try? flipTimer.acknowledge()
+            flipTimerArmed = false
+            do { try flush(buffer) } catch { Journal.log(.error, "display: \(error)") }
+            return .none
         }
         if descriptor == masterRetryTimer.fileDescriptor {
             _ = try? masterRetryTimer.acknowledge()
@@ -237,7 +313,10 @@ public final class DRMOutput: DisplayOutput {
         loggedSizeMismatch = false
         let (index, rects) = display.damage.beginFrame()
         let target = display.buffers[index]
+        let copyStart = MonotonicClock.now()
         buffer.copy(rects: rects, to: target.pixels, destinationStride: target.stride, rotation: rotation)
+        let copied = MonotonicClock.now()
+        copyDuringPresent += copied.duration(since: copyStart)
         let selection = display.selection
         defer { self.display = display }
         do {
@@ -245,12 +324,21 @@ public final class DRMOutput: DisplayOutput {
                 try device.setCrtc(selection.crtcID, framebufferID: target.framebufferID, x: 0, y: 0, connectorID: selection.connector.id, mode: mode)
                 display.needsModeset = false
                 display.damage.shown(index, flipping: false)
+                abandonLatency()
                 if blanked { applyDPMS() }
             } else if display.flips {
                 do {
                     try device.pageFlip(selection.crtcID, framebufferID: target.framebufferID)
                     display.flipsDone += 1
                     display.damage.shown(index, flipping: true)
+                    let queued = MonotonicClock.now()
+                    lastFlipQueued = queued
+                    schedule.flipRequested(at: queued)
+                    if flipTimerArmed {
+                        flipTimerArmed = false
+                        disarm(flipTimer)
+                    }
+                    latency.flipQueued(at: queued, copy: copied.duration(since: copyStart))
                 } catch let error where display.flipsDone == 0 && Self.meansNoFlips(error.errno) {
                     // The driver has no page flip: show this buffer with a modeset and
                     // from now on draw into it directly, telling the driver with DirtyFB.
@@ -259,6 +347,7 @@ public final class DRMOutput: DisplayOutput {
                     for (other, b) in display.buffers.enumerated() where other != index { device.destroy(b) }
                     display.buffers = [target]
                     display.flips = false
+                    abandonLatency()
                     var single = BufferDamage(frame: display.damage.frame, count: 1)
                     _ = single.beginFrame()
                     single.shown(0, flipping: false)
@@ -276,6 +365,7 @@ public final class DRMOutput: DisplayOutput {
             }
         } catch {
             display.damage.failed(index)
+            abandonLatency()
             if error.errno == .permissionDenied || error.errno == .notPermitted {
                 // Someone took master without telling us (a VT switch, a crashed session
                 // manager): wait to be made active again instead of failing every frame.
@@ -301,9 +391,32 @@ public final class DRMOutput: DisplayOutput {
         if device.waitForEvent(milliseconds: 500) {
             try? device.handleEvents()
         }
-        if device.completedFlips != lastFlipCount {
-            lastFlipCount = device.completedFlips
-            display?.damage.flipCompleted()
+        if device.completedFlips != lastFlipCount { flipLanded(on: device) }
+    }
+
+    /// The flip in flight completed: the back buffer is free again, and the frames it
+    /// carried are on screen since the vblank its event names.
+    private func flipLanded(on device: any KMSDevice) {
+        lastFlipCount = device.completedFlips
+        display?.damage.flipCompleted()
+        guard let mode = display?.selection.mode else { return }
+        let event = device.lastFlipEvent
+        guard event.sequence != 0 else {
+            // The driver has no vblank (bochs, virtio-gpu: the event comes when the flip is
+            // done, with sequence 0 and the time of sending): nothing to latch to or count on.
+            hasVblankClock = false
+            latency = VblankLatency()
+            return
+        }
+        hasVblankClock = true
+        let period = Self.framePeriod(mode)
+        if schedule.flipLanded(at: event.time, period: period) {
+            latency.noteLateFlip()
+            Journal.log(.debug, "display: a flip landed a vblank late; requesting flips \(schedule.margin.nanoseconds / 1000) us before the vblank")
+        }
+        if let report = latency.flipCompleted(
+            sequence: event.sequence, vblank: event.time, period: period, latchMargin: schedule.margin) {
+            log(report)
         }
     }
 
@@ -513,6 +626,7 @@ public final class DRMOutput: DisplayOutput {
             waitForPendingFlip()
             for buffer in display.buffers { device.destroy(buffer) }
         }
+        abandonLatency()
         self.display = nil
         Journal.log(.notice, "display: leaving \(display.selection.connector.name) \(display.selection.mode)")
     }
@@ -521,6 +635,7 @@ public final class DRMOutput: DisplayOutput {
         if let device, let display {
             for buffer in display.buffers { device.destroy(buffer) }
         }
+        abandonLatency()
         display = nil
         device = nil
         hasMaster = false

@@ -27,6 +27,13 @@ public protocol DisplayOutput: AnyObject {
     /// The display shown on (`/dev/dri/card0 HDMI-A-1`), nil while there is none; an output
     /// that cannot lose its display says nil always.
     var connectedDisplay: String? { get }
+    /// The frame just presented answers the input frames read at `inputs` (kernel
+    /// CLOCK_MONOTONIC times) and took `drawing` to render and present. An output with a
+    /// vblank clock records at which vblank each reached the screen (`VblankLatency`).
+    func noteFrame(answering inputs: [Instant], drawing: Duration)
+    /// The finger lifted: an output that records latency reports the stroke once its last
+    /// frame is on screen.
+    func endStroke()
 }
 
 /// What the loop must do after an output handled an event.
@@ -46,6 +53,8 @@ extension DisplayOutput {
     public func setBlanked(_ blanked: Bool) {}
     public func close() {}
     public var connectedDisplay: String? { nil }
+    public func noteFrame(answering inputs: [Instant], drawing: Duration) {}
+    public func endStroke() {}
 }
 
 public enum DisplayError: Error, CustomStringConvertible {
