@@ -91,6 +91,7 @@ let benchCommand = Command(
         print("  CPU per stroke (\(BenchScene.moves) moves through the loop, \(daemon.strokeFrames) frames): \(fixedDecimal(daemon.strokeCPUMilliseconds, decimals: 2)) ms")
         if let peer = daemon.peer {
             print("peer at 1920x1080, same rounds: peak RSS \(peer.peakKiB) KiB, loop CPU \(fixedDecimal(peer.loopCPUMilliseconds, decimals: 2)) ms")
+            print("  gridlockd's peak RSS is \(fixedDecimal(Double(daemon.peakKiB) / Double(max(1, peer.peakKiB)), decimals: 2)) times the peer's")
         }
         print("input event to scan-out: not measured here (no display); see docs/performance.md")
     }
