@@ -4,13 +4,21 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
-RELEASE_FLAGS := -c release --static-swift-stdlib
+# The toolchain's lld links the release binaries: relative relocations packed (DT_RELR,
+# glibc 2.36), no symbols exported from the executables, libstdc++ linked statically (the
+# linker script in tools/static-libstdc++/ stands in for libstdc++.so), and the functions
+# start-up runs placed side by side (tools/link-order.txt, written by tools/link-order.py).
+# Together that is 3.8 MiB less resident memory in gridlockd (docs/performance.md).
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
+	-Xlinker -L$(CURDIR)/tools/static-libstdc++ \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/tools/link-order.txt -Xlinker --no-warn-symbol-ordering
 BIN := .build/release
 
 # What building needs; what the tests add (evemu tools, systemd-analyze, and QEMU with
 # busybox and kmod for the real-kernel suite; gcc and libc6-dev for its static uhid helper,
 # python3-venv for hid-tools from PyPI in tests/vm/cache/).
-BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libinih-dev libsodium-dev fonts-dejavu-core pkg-config
+BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libinih-dev libsodium-dev libstdc++-12-dev fonts-dejavu-core pkg-config
 TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils gcc libc6-dev python3-venv make libelf1
 # The deployed scenarios (tests/vm/deployed): a Debian 12 image built with mmdebstrap, made
 # into ext4 by mke2fs -d.

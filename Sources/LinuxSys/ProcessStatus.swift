@@ -1,11 +1,44 @@
-/// Figures the kernel keeps about this process (from /proc/self/status).
+import Glibc
+
+/// Figures the kernel keeps about this process (from /proc/self/status and its clocks).
 public enum ProcessStatus {
+    /// Resident memory in KiB, as /proc/self/status has it.
+    public struct Memory: Sendable, Equatable {
+        /// Peak resident set size ("VmHWM"): what `/usr/bin/time` calls maximum resident.
+        public var peakKiB: Int
+        /// Resident now ("VmRSS"), and its parts: anonymous pages (heap, stacks, the
+        /// canvas, written pages of mapped files), pages of mapped files (code, libraries,
+        /// the font), and shared memory.
+        public var residentKiB: Int
+        public var anonymousKiB: Int
+        public var fileKiB: Int
+        public var sharedKiB: Int
+    }
+
     /// Peak resident set size ("VmHWM") in KiB, or nil where /proc is not mounted.
     public static func peakResidentKiB() -> Int? {
+        memory()?.peakKiB
+    }
+
+    /// Nil where /proc is not mounted or the kernel (before 4.5) lacks the split.
+    public static func memory() -> Memory? {
         guard let bytes = try? AtomicFile.read("/proc/self/status") else { return nil }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+        var fields: [Substring: Int] = [:]
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(whereSeparator: { $0 == ":" || $0 == " " || $0 == "\t" })
+            guard parts.count >= 2, parts[0].hasPrefix("Vm") || parts[0].hasPrefix("Rss") else { continue }
+            fields[parts[0]] = Int(parts[1])
         }
-        return nil
+        guard let peak = fields["VmHWM"], let resident = fields["VmRSS"], let anonymous = fields["RssAnon"],
+              let file = fields["RssFile"], let shared = fields["RssShmem"] else { return nil }
+        return Memory(peakKiB: peak, residentKiB: resident, anonymousKiB: anonymous, fileKiB: file, sharedKiB: shared)
+    }
+
+    /// CPU time this process has used so far, user and system, all threads, in nanoseconds.
+    public static func cpuTimeNanoseconds() -> Int64 {
+        var spec = timespec()
+        // Cannot fail for CLOCK_PROCESS_CPUTIME_ID with a valid pointer.
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
 }

@@ -143,6 +143,36 @@ public final class SpawnedProcess {
         Signal(rawValue: 0).send(to: -pid) || Errno.current == .notPermitted
     }
 
+    /// What a reaped child used, as wait4 reports it (what `/usr/bin/time` prints).
+    public struct ResourceUsage: Sendable, Equatable {
+        /// Its peak resident set size.
+        public var maximumResidentKiB: Int
+        /// User plus system CPU time.
+        public var cpuNanoseconds: Int64
+    }
+
+    /// For one-shot tools (`gridlock bench`), not for loops: blocks until the child
+    /// exits, reaps it, then returns its status, resource usage and its output. The
+    /// output must fit the pipe (64 KiB) or the child blocks writing and this waits forever.
+    public func waitForExit() throws(SystemCallError) -> (status: ExitStatus, usage: ResourceUsage, output: [UInt8]) {
+        var status: Int32 = 0
+        var usage = rusage()
+        _ = try systemCall("wait4", path: "pid \(pid)") { retryingOnInterrupt { wait4(pid, &status, 0, &usage) } }
+        // Without WUNTRACED wait4 reports only an exit or a killing signal.
+        guard let exit = ExitStatus(waitStatus: status) else {
+            throw SystemCallError(operation: "wait4 (status \(status))", path: "pid \(pid)", errno: .invalidArgument)
+        }
+        exitStatus = exit
+        // Whatever a process it left behind writes later is not waited for.
+        let output = try readAvailableOutput()
+        func nanoseconds(_ time: timeval) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_usec) * 1000 }
+        return (
+            exit,
+            ResourceUsage(maximumResidentKiB: usage.ru_maxrss, cpuNanoseconds: nanoseconds(usage.ru_utime) + nanoseconds(usage.ru_stime)),
+            output
+        )
+    }
+
     /// Reaps the child if it has ended; nil while it runs. Idempotent after reaping.
     public func tryWait() throws(SystemCallError) -> ExitStatus? {
         if let exitStatus { return exitStatus }

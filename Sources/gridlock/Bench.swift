@@ -5,9 +5,9 @@ import LinuxSys
 
 let benchCommand = Command(
     name: "bench",
-    summary: "measure frame cost, start-up time and memory on the benchmark scene",
+    summary: "measure frame cost, start-up time, memory and CPU on the benchmark scene",
     usage: """
-        Usage: gridlock bench [--json] [--startup-runs N]
+        Usage: gridlock bench [--json] [--startup-runs N] [--peer PROGRAM]
 
         Renders the benchmark scene ("pattern-lock frame": a finger dragged through nodes
         1-2-3-6-9 of a 3x3 grid in 240 moves, one frame each; docs/performance.md describes
@@ -17,17 +17,29 @@ let benchCommand = Command(
         ("themed") draws the same frames with every theme image (node images with
         transparency, a background image scaled to fill), larger nodes and a wider line.
 
-        Then starts gridlockd --bench-startup N times (1 to 100, default 5) at 1920x1080
-        with no display and reports the median time from spawn to first frame and its
-        peak RSS.
+        Then, N times (1 to 100, default 5), starts gridlockd --bench-startup at 1920x1080
+        with no display, and gridlockd --bench-stroke, which replays the same drag through
+        the daemon's own loop. It reports medians of: the time from spawn to first frame,
+        the peak RSS (as wait4 reports it, like /usr/bin/time), the resident anonymous and
+        file-backed memory at the first frame, and the CPU time the drag took after the
+        first frame.
+
+        --peer PROGRAM runs another renderer of the same scene in the same rounds, as
+        `PROGRAM 1920 1080 damage`; it must print a JSON line with "total_cpu_ms" (its
+        loop's CPU time). Its peak RSS is measured the same way as gridlockd's.
 
         Build in release mode first (make release); debug builds are many times slower.
         """
 ) { arguments in
     let json = arguments.flag("--json")
     let runs = try arguments.integer("--startup-runs", in: 1...100) ?? 5
+    let peer = try arguments.option("--peer")
     try arguments.finish()
 
+    // First, while this process is small: a spawned child's peak RSS as wait4 reports it
+    // starts at the spawning process's own peak (the child runs in our memory until its
+    // exec), so rendering the canvases here first would inflate the figures.
+    let daemon = try measureDaemon(runs: runs, size: BenchScene.sizes[2], peer: peer)
     var results: [(look: String, result: BenchRunner.SizeResult)] = []
     for size in BenchScene.sizes {
         results.append(("plain", try BenchRunner.measure(size: size)))
@@ -39,7 +51,6 @@ let benchCommand = Command(
     for size in BenchScene.sizes {
         results.append(("themed", try BenchRunner.measure(size: size, theme: themed)))
     }
-    let startup = try measureStartup(runs: runs, size: BenchScene.sizes[2])
 
     if json {
         for (look, r) in results {
@@ -56,12 +67,22 @@ let benchCommand = Command(
                 ("damaged_fraction", .double(r.damagedFraction, decimals: 4)),
             ]))
         }
-        print(JSONValue.object([
+        var fields: [(String, JSONValue)] = [
             ("startup_size", "1920x1080"),
-            ("start_to_first_frame_ms", .double(startup.milliseconds, decimals: 2)),
-            ("peak_rss_kib", .int(startup.peakKiB)),
+            ("start_to_first_frame_ms", .double(daemon.startMilliseconds, decimals: 2)),
+            ("peak_rss_kib", .int(daemon.peakKiB)),
+            ("rss_anon_kib", .int(daemon.anonymousKiB)),
+            ("rss_file_kib", .int(daemon.fileKiB)),
+            ("rss_shmem_kib", .int(daemon.sharedKiB)),
+            ("stroke_cpu_ms", .double(daemon.strokeCPUMilliseconds, decimals: 3)),
+            ("stroke_frames", .int(daemon.strokeFrames)),
             ("runs", .int(runs)),
-        ]))
+        ]
+        if let peer = daemon.peer {
+            fields.append(("peer_peak_rss_kib", .int(peer.peakKiB)))
+            fields.append(("peer_loop_cpu_ms", .double(peer.loopCPUMilliseconds, decimals: 3)))
+        }
+        print(JSONValue.object(fields))
     } else {
         print("pattern-lock frame, \(BenchScene.moves) frames per size (times in ms)")
         print("size              full total   p50      p99    | damage total  p50      p99    | damaged area")
@@ -74,70 +95,135 @@ let benchCommand = Command(
                     + fixedDecimal(r.damageOnly.p50, decimals: 3).padding(9) + fixedDecimal(r.damageOnly.p99, decimals: 3).padding(7)
                     + "| " + fixedDecimal(r.damagedFraction * 100, decimals: 2) + " %")
         }
-        print("gridlockd start to first frame (1920x1080, headless, median of \(runs)): \(fixedDecimal(startup.milliseconds, decimals: 2)) ms")
-        print("gridlockd peak RSS at first frame (1920x1080): \(startup.peakKiB) KiB")
+        print("gridlockd at 1920x1080, headless, medians of \(runs) runs:")
+        print("  start to first frame: \(fixedDecimal(daemon.startMilliseconds, decimals: 2)) ms")
+        print("  peak RSS: \(daemon.peakKiB) KiB (at the first frame: \(daemon.anonymousKiB) KiB anonymous, \(daemon.fileKiB) KiB file-backed, \(daemon.sharedKiB) KiB shared)")
+        print("  CPU per stroke (\(BenchScene.moves) moves through the loop, \(daemon.strokeFrames) frames): \(fixedDecimal(daemon.strokeCPUMilliseconds, decimals: 2)) ms")
+        if let peer = daemon.peer {
+            print("peer at 1920x1080, same rounds: peak RSS \(peer.peakKiB) KiB, loop CPU \(fixedDecimal(peer.loopCPUMilliseconds, decimals: 2)) ms")
+            print("  gridlockd's peak RSS is \(fixedDecimal(Double(daemon.peakKiB) / Double(max(1, peer.peakKiB)), decimals: 2)) times the peer's")
+        }
         print("input event to scan-out: not measured here (no display); see docs/performance.md")
     }
     return 0
 }
 
-/// Spawns gridlockd --bench-startup with a headless config and reads what it prints.
-func measureStartup(runs: Int, size: Size) throws -> (milliseconds: Double, peakKiB: Int) {
+/// Medians over the runs of `measureDaemon`.
+struct DaemonFigures {
+    var startMilliseconds: Double
+    /// wait4's maximum resident set size of the start-up runs.
+    var peakKiB: Int
+    /// Resident at the first frame, as the daemon read /proc/self/status.
+    var anonymousKiB: Int
+    var fileKiB: Int
+    var sharedKiB: Int
+    /// From the first frame to the end of the replayed drag.
+    var strokeCPUMilliseconds: Double
+    var strokeFrames: Int
+    var peer: PeerFigures?
+}
+
+struct PeerFigures {
+    var peakKiB: Int
+    var loopCPUMilliseconds: Double
+}
+
+/// Spawns gridlockd --bench-startup and --bench-stroke (and `peer`, if given) `runs`
+/// times each, interleaved, with a headless config, and reads what they print.
+func measureDaemon(runs: Int, size: Size, peer: String?) throws -> DaemonFigures {
     let directory = "/tmp/gridlock-bench-\(ProcessIdentity.processID)"
     try Directory.create(directory)
     defer { Directory.removeTree(directory) }
 
-    // A recording with a touchscreen's description and no events: the replay backend then
-    // costs what opening a device costs, and no touch arrives before the first frame.
-    var device = DeviceDescription(name: "bench touchscreen", id: DeviceID(bustype: InputCodes.BUS_USB, vendor: 0, product: 0, version: 0))
-    device.properties.insert(InputCodes.INPUT_PROP_DIRECT)
-    for code in [InputCodes.ABS_MT_SLOT, InputCodes.ABS_MT_POSITION_X, InputCodes.ABS_MT_POSITION_Y, InputCodes.ABS_MT_TRACKING_ID, InputCodes.ABS_X, InputCodes.ABS_Y] {
-        device.enable(type: InputCodes.EV_ABS, code: code)
+    try AtomicFile.write(Array(try BenchRecording.idle().evemuText().utf8), to: "\(directory)/idle.evemu", mode: 0o644)
+    try AtomicFile.write(Array(try BenchRecording.drag(size: size).evemuText().utf8), to: "\(directory)/drag.evemu", mode: 0o644)
+    for recording in ["idle", "drag"] {
+        let config = """
+            [display]
+            backend=png
+            output-dir=\(directory)/frames
+            size=\(Int(size.width))x\(Int(size.height))
+            [touch]
+            backend=replay
+            device=\(directory)/\(recording).evemu
+            [lockout]
+            state-file=\(directory)/attempts
+            """
+        try AtomicFile.write(Array(config.utf8), to: "\(directory)/\(recording).conf", mode: 0o644)
     }
-    device.enable(type: InputCodes.EV_KEY, code: InputCodes.BTN_TOUCH)
-    device.enable(type: InputCodes.EV_SYN, code: InputCodes.SYN_REPORT)
-    for code in [InputCodes.ABS_MT_POSITION_X, InputCodes.ABS_MT_POSITION_Y, InputCodes.ABS_X, InputCodes.ABS_Y] {
-        device.axes[code] = AbsInfo(minimum: 0, maximum: 4095)
-    }
-    device.axes[InputCodes.ABS_MT_SLOT] = AbsInfo(minimum: 0, maximum: 9)
-    device.axes[InputCodes.ABS_MT_TRACKING_ID] = AbsInfo(minimum: 0, maximum: 65535)
-    try AtomicFile.write(Array(try EvemuRecording(device: device).evemuText().utf8), to: "\(directory)/touch.evemu", mode: 0o644)
-    let config = """
-        [display]
-        backend=png
-        output-dir=\(directory)/frames
-        size=\(Int(size.width))x\(Int(size.height))
-        [touch]
-        backend=replay
-        device=\(directory)/touch.evemu
-        [lockout]
-        state-file=\(directory)/attempts
-        """
-    try AtomicFile.write(Array(config.utf8), to: "\(directory)/gridlock.conf", mode: 0o644)
 
+    // wait4 reports no less than this for any child (see the caller).
+    let floor = ProcessStatus.peakResidentKiB() ?? 0
     let daemon = siblingExecutable("gridlockd")
-    var times: [Double] = []
-    var peak = 0
+    var start: [Double] = [], peak: [Int] = [], anonymous: [Int] = [], file: [Int] = [], shared: [Int] = []
+    var strokeCPU: [Double] = [], strokeFrames: [Int] = []
+    var peerPeak: [Int] = [], peerCPU: [Double] = []
     for _ in 0..<runs {
-        var firstFrame: Int64?
-        let start = MonotonicClock.now()
-        let (status, problems) = try ProgramRun.run(
-            name: "bench", argv: [daemon, "--config", "\(directory)/gridlock.conf", "--bench-startup"],
-            timeout: .seconds(30)
-        ) { line in
-            let fields = line.split(separator: " ")
-            guard fields.count == 2 else { return }
-            if fields[0] == "first-frame-monotonic-ns" { firstFrame = Int64(fields[1]) }
-            if fields[0] == "peak-rss-kib" { peak = max(peak, Int(fields[1]) ?? 0) }
+        let began = MonotonicClock.now()
+        let startup = try runMeasured([daemon, "--config", "\(directory)/idle.conf", "--bench-startup"])
+        guard let firstFrame = startup.fields["first-frame-monotonic-ns"], let anon = startup.fields["rss-anon-kib"],
+              let mapped = startup.fields["rss-file-kib"], let shmem = startup.fields["rss-shmem-kib"] else {
+            throw CommandError("\(daemon) --bench-startup printed no first frame and memory")
         }
-        guard status == .exited(0), let firstFrame else {
-            let why = status.map { "\($0)" } ?? problems.map(\.logMessage).joined(separator: "; ")
-            throw CommandError("\(daemon) --bench-startup failed: \(why)")
+        start.append(Double(Int64(firstFrame) - began.nanoseconds) / 1e6)
+        peak.append(startup.usage.maximumResidentKiB)
+        anonymous.append(anon)
+        file.append(mapped)
+        shared.append(shmem)
+
+        if let peer {
+            let run = try runMeasured([peer, String(Int(size.width)), String(Int(size.height)), "damage"])
+            guard let cpu = jsonNumber(run.text, "total_cpu_ms") else {
+                throw CommandError("\(peer) printed no \"total_cpu_ms\"")
+            }
+            peerPeak.append(run.usage.maximumResidentKiB)
+            peerCPU.append(cpu)
         }
-        times.append(Double(firstFrame - start.nanoseconds) / 1e6)
+
+        let stroke = try runMeasured([daemon, "--config", "\(directory)/drag.conf", "--bench-stroke"])
+        guard let cpu = stroke.fields["stroke-cpu-ns"], let frames = stroke.fields["stroke-frames"] else {
+            throw CommandError("\(daemon) --bench-stroke printed no stroke figures")
+        }
+        strokeCPU.append(Double(cpu) / 1e6)
+        strokeFrames.append(frames)
     }
-    times.sort()
-    return (times[times.count / 2], peak)
+    if (peak + peerPeak).contains(where: { $0 <= floor }) {
+        Journal.log(.warning, "a peak RSS figure is at or below this process's own peak (\(floor) KiB), which wait4 counts for a spawned child: it only says \"at most that\"")
+    }
+    return DaemonFigures(
+        startMilliseconds: median(start), peakKiB: median(peak), anonymousKiB: median(anonymous), fileKiB: median(file),
+        sharedKiB: median(shared), strokeCPUMilliseconds: median(strokeCPU), strokeFrames: median(strokeFrames),
+        peer: peer == nil ? nil : PeerFigures(peakKiB: median(peerPeak), loopCPUMilliseconds: median(peerCPU)))
+}
+
+/// One program run to its end, with wait4's figures and its `name value` lines.
+private func runMeasured(_ argv: [String]) throws -> (usage: SpawnedProcess.ResourceUsage, text: String, fields: [String: Int]) {
+    let process = try SpawnedProcess.spawn(argv: argv, environment: ActionRunner.environment(patternName: "bench"))
+    let (status, usage, output) = try process.waitForExit()
+    let text = String(decoding: output, as: UTF8.self)
+    guard status == .exited(0) else {
+        throw CommandError("\(argv.joined(separator: " ")) failed: \(status)\n\(text)")
+    }
+    var fields: [String: Int] = [:]
+    for line in text.split(separator: "\n") {
+        let parts = line.split(separator: " ")
+        if parts.count == 2, let value = Int(parts[1]) { fields[String(parts[0])] = value }
+    }
+    return (usage, text, fields)
+}
+
+/// The number after `"key":` in a flat JSON line.
+private func jsonNumber(_ text: String, _ key: String) -> Double? {
+    let prefix = "\"\(key)\":"
+    for member in text.split(whereSeparator: { $0 == "," || $0 == "{" || $0 == "}" || $0 == "\n" }) {
+        let trimmed = member.drop(while: { $0 == " " })
+        if trimmed.hasPrefix(prefix) { return Double(trimmed.dropFirst(prefix.count).filter { $0 != " " }) }
+    }
+    return nil
+}
+
+private func median<T: Comparable>(_ values: [T]) -> T {
+    values.sorted()[values.count / 2]
 }
 
 /// A program installed beside this one (gridlockd next to gridlock).

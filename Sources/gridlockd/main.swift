@@ -12,7 +12,9 @@ let usage = """
       --config FILE      configuration file (default /etc/gridlock/gridlock.conf);
                          drop-ins are read from FILE.d/*.conf
       --bench-startup    render the first frame headless, print when it was ready and
-                         exit (used by `gridlock bench`)
+                         the memory it took, and exit (used by `gridlock bench`)
+      --bench-stroke     as --bench-startup, then play the replay backend's recording to
+                         its end and print the CPU time and frames it cost
       --help             show this help
 
     Signals: SIGTERM/SIGINT stop cleanly (a running action's process group gets SIGTERM,
@@ -30,9 +32,11 @@ func main() -> Int32 {
     }
     let configPath: String
     let benchStartup: Bool
+    let benchStroke: Bool
     do {
         configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
-        benchStartup = arguments.flag("--bench-startup")
+        benchStroke = arguments.flag("--bench-stroke")
+        benchStartup = arguments.flag("--bench-startup") || benchStroke
         try arguments.finish()
     } catch {
         Journal.log(.error, error.description)
@@ -49,6 +53,7 @@ func main() -> Int32 {
     for warning in loaded.warnings { Journal.log(.warning, warning.description) }
     var options = Daemon.Options(configPath: configPath)
     options.benchStartup = benchStartup
+    options.benchStroke = benchStroke
     do {
         return try Daemon(options: options, config: loaded.config).run()
     } catch {

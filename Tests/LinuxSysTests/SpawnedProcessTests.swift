@@ -25,6 +25,20 @@ import Testing
         try process.signalGroup(.kill)
     }
 
+    /// What `gridlock bench` reads: the status, the output and wait4's figures (a shell
+    /// that spins a while). The peak RSS cannot be checked against the child's own use:
+    /// wait4 reports at least this test process's peak (see `waitForExit`'s caller).
+    @Test func waitForExitReportsStatusOutputAndUsage() throws {
+        let process = try SpawnedProcess.spawn(
+            argv: ["/bin/sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; echo done; exit 4"], environment: [])
+        let (status, usage, output) = try process.waitForExit()
+        #expect(status == .exited(4))
+        #expect(String(decoding: output, as: UTF8.self) == "done\n")
+        #expect(usage.maximumResidentKiB > 0)
+        #expect(usage.cpuNanoseconds > 0)
+        #expect(process.exitStatus == .exited(4))
+    }
+
     @Test func deathBySignalIsReported() throws {
         let process = try SpawnedProcess.spawn(argv: ["/bin/sh", "-c", "kill -9 $$"], environment: [])
         let status = try runToEnd(process).status

@@ -12,6 +12,10 @@ public final class Daemon {
         /// Render but present nowhere, and exit after the first frame, printing the
         /// monotonic time it was presented: what `gridlock bench` measures start-up with.
         public var benchStartup = false
+        /// With `benchStartup`: keep going after the first frame until the replayed
+        /// recording has been played to its end, then print the CPU time and frames the
+        /// stroke cost (`gridlock bench`'s CPU per stroke).
+        public var benchStroke = false
         /// `.enroll` runs the set-a-gesture flow on the panel instead of the lock screen
         /// (`gridlock enroll`): no attempts are counted and the loop ends with the pattern.
         public var mode: LockMachine.Mode = .unlock
@@ -157,10 +161,17 @@ public final class Daemon {
         service.start(at: now)
         afterRound()
         var status: Int32 = 0
+        var benchStart: (cpu: Int64, frames: Int) = (0, 0)
         if options.benchStartup {
             print("first-frame-monotonic-ns \(MonotonicClock.now().nanoseconds)")
-            print("peak-rss-kib \(ProcessStatus.peakResidentKiB() ?? -1)")
-            stopping = true
+            if let memory = ProcessStatus.memory() {
+                print("peak-rss-kib \(memory.peakKiB)")
+                print("rss-anon-kib \(memory.anonymousKiB)")
+                print("rss-file-kib \(memory.fileKiB)")
+                print("rss-shmem-kib \(memory.sharedKiB)")
+            }
+            benchStart = (ProcessStatus.cpuTimeNanoseconds(), service.framesPresented)
+            stopping = !options.benchStroke
         }
         timers.startWatchdog(now: now)
         timers.giveUp.due = options.giveUpAfter.map { now + $0 }
@@ -169,6 +180,10 @@ public final class Daemon {
         } catch {
             Journal.log(.critical, "event loop: \(error)")
             status = 1
+        }
+        if options.benchStroke {
+            print("stroke-cpu-ns \(ProcessStatus.cpuTimeNanoseconds() - benchStart.cpu)")
+            print("stroke-frames \(service.framesPresented - benchStart.frames)")
         }
         shutdown()
         return status
@@ -250,6 +265,8 @@ public final class Daemon {
             enrolledPattern = try? Pattern(nodes: nodes, shape: config.grid.shape)
             stopping = true
         }
+        // A replayed recording that has nothing left to play ends a stroke benchmark.
+        if options.benchStroke, touch.nextDeadline == nil, pending.isEmpty { stopping = true }
         touchSync.sync(to: touch.descriptors, generation: touch.descriptorGeneration)
         outputSync.sync(to: service.output.descriptors)
         timers.touch.due = touch.nextDeadline
