@@ -25,7 +25,7 @@ extension Daemon {
 
     /// SIGHUP: a config that fails to load changes nothing; a good one takes effect at once
     /// (look, grid, timings, lockout schedule, patterns, actions). [display] and [touch]
-    /// changes need a restart: the devices stay open across a reload.
+    /// changes need a restart, as does `[feedback] beeper=`: the devices stay open across a reload.
     func reload() {
         try? notifier?.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now().nanoseconds / 1000)")
         defer { try? notifier?.notify("READY=1") }
@@ -43,6 +43,9 @@ extension Daemon {
         if new.display != config.display || new.touch != config.touch {
             Journal.log(.warning, "reload: changes to [display] and [touch] take effect after a restart (systemctl restart gridlockd)")
         }
+        if new.feedback.beeper != config.feedback.beeper {
+            Journal.log(.warning, "reload: [feedback] beeper= takes effect after a restart")
+        }
         let frame = service.output.size
         do {
             try service.reconfigure(layout: new.gridLayout(frame: frame), settings: new.lockSettings, theme: new.theme, at: now)
@@ -53,6 +56,7 @@ extension Daemon {
         config = new
         matcher = PatternMatcher(config: new, hasher: hasher)
         supervisor.mode = new.action.mode
+        feedback.setSounds(new.feedback.sounds)
         Journal.log(.notice, "configuration reloaded from \(loaded.files.joined(separator: ", "))")
     }
 

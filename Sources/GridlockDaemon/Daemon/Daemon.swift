@@ -38,6 +38,7 @@ public final class Daemon {
     let notifier: SystemdNotifier?
     private let clock: () -> Instant
     private let timers: DaemonTimers
+    let feedback: FeedbackPlayer
     private var verifier: BackgroundVerifier!
     private var touchSync: DescriptorSync!
     private var outputSync: DescriptorSync!
@@ -90,6 +91,7 @@ public final class Daemon {
         service = LockService(machine: machine, renderer: renderer, output: output, attemptsFile: parts.attemptsFile)
         service.coalescesFrames = true
         timers = DaemonTimers(loop: loop, watchdogInterval: parts.watchdogInterval)
+        feedback = FeedbackPlayer(loop: loop, beeper: parts.beeper, sounds: config.feedback.sounds)
         do {
             verifier = try BackgroundVerifier(loop: loop) { [unowned self] name in
                 pending.append((.verified(patternName: name), nil))
@@ -211,9 +213,13 @@ public final class Daemon {
                 if case .cancel = touch { strokeEnded = true }
             }
             lastTime = max(lastTime, time ?? now)
+            let selectedBefore = service.machine.selectedNodeCount
             service.handle(event, at: lastTime)
+            feedback.noteSelection(before: selectedBefore, after: service.machine.selectedNodeCount)
         }
         service.flush()
+        // After the frame: a sound never delays what the finger sees.
+        feedback.afterRound(now: now)
         latency.noteRound(latestInput: latestInput, presented: service.framesPresented > presentedBefore, now: now)
         if strokeEnded, let worst = latency.endStroke() {
             Journal.log(.debug, "stroke input-to-frame latency: worst \(worst.nanoseconds / 1000) us")
@@ -248,6 +254,7 @@ public final class Daemon {
     func shutdown() {
         try? notifier?.notify("STOPPING=1")
         supervisor.stopAll()
+        feedback.stop()
         do {
             try loop.run(until: { supervisor.isQuiet })
         } catch {
@@ -277,6 +284,7 @@ extension Daemon: LockShell {
 
     public func report(_ report: LockReport, at time: Instant) {
         blanker.noteActivity(at: time)
+        feedback.note(report)
         Journal.log(report.priority, report.logMessage, report.journalFields)
         observe?(.lock(report))
     }

@@ -16,11 +16,13 @@ public struct DaemonParts {
     public var clock: () -> Instant
     public var notifier: SystemdNotifier?
     public var watchdogInterval: Duration?
+    /// `[feedback] beeper=`; nil: silent.
+    public var beeper: BeeperSource?
 
     public init(
         loop: EventLoop, output: DisplayOutput, touch: TouchSource, supervisor: ActionSupervisor,
         attempts: AttemptState = .clean, attemptsFile: String? = nil, clock: @escaping () -> Instant = MonotonicClock.now,
-        notifier: SystemdNotifier? = nil, watchdogInterval: Duration? = nil
+        notifier: SystemdNotifier? = nil, watchdogInterval: Duration? = nil, beeper: BeeperSource? = nil
     ) {
         self.loop = loop
         self.output = output
@@ -31,6 +33,7 @@ public struct DaemonParts {
         self.clock = clock
         self.notifier = notifier
         self.watchdogInterval = watchdogInterval
+        self.beeper = beeper
     }
 
     /// The devices, loop and supervisor `config` asks for. The loop comes first: it
@@ -59,7 +62,8 @@ public struct DaemonParts {
             attempts: counting ? Self.restoredAttempts(config: config) : .clean,
             attemptsFile: counting ? config.lockout.stateFile : nil,
             notifier: SystemdNotifier.fromEnvironment(),
-            watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment())
+            watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment(),
+            beeper: options.benchStartup ? nil : Self.beeper(for: config.feedback.beeper))
     }
 
     /// A missing file means no failures. A corrupt or unreadable one is taken as the first
