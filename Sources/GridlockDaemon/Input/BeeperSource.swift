@@ -99,9 +99,8 @@ public final class BeeperSource {
         }
     }
 
-    /// Silence, then close (the daemon stops).
+    /// Lets the device go (the daemon stops; its player has silenced it first).
     public func close() {
-        try? writer?.sound(hertz: 0)
         writer?.close()
         writer = nil
     }
