@@ -57,7 +57,12 @@ public final class EvdevBeeper {
             event.code = InputCodes.SND_BELL
             event.value = hertz > 0 ? 1 : 0
         }
-        let bytes = withUnsafeBytes(of: &event) { Array($0) }
+        // The driver sounds the tone at once, but readers of the node (a recorder, a test)
+        // see the event only with the SYN_REPORT that closes its frame.
+        var sync = input_event()
+        sync.type = InputCodes.EV_SYN
+        sync.code = InputCodes.SYN_REPORT
+        let bytes = withUnsafeBytes(of: &event) { Array($0) } + withUnsafeBytes(of: &sync) { Array($0) }
         do {
             try descriptor.writeAll(bytes)
         } catch {
