@@ -122,6 +122,9 @@ public final class BeeperSource {
             report(.warning, "\(error); sounds are off until it can be opened")
             return
         }
+        // A tone left sounding by a predecessor killed mid-step (the driver holds a tone
+        // until told otherwise) ends now.
+        try? writer?.sound(hertz: 0)
         lastProblem = nil
         quietUntilFound = false
         let name = environment.describe(path).description?.name ?? "?"
