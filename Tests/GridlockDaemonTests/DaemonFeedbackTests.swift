@@ -40,7 +40,8 @@ final class DaemonFeedbackTests {
 
     /// Runs the daemon while `stroke` is drawn one touch frame every 40 ms (a tick each),
     /// until `stopWhen` has held for `linger` (the last sound's time to end).
-    func run(config: GridlockConfig, stroke: [Int], linger: Duration, stopWhen: @escaping (Daemon.Outcome) -> Bool) throws -> FakeToneWriter {
+    @discardableResult
+    func run(config: GridlockConfig, stroke: [Int], linger: Duration, stopWhen: @escaping (Daemon.Outcome) -> Bool) throws -> FakeToneWriter? {
         let loop = try EventLoop()
         let touch = try EvdevTouchSource(
             settings: .init(selector: .auto, directory: "\(directory)/input"), frame: Self.frame, rotation: .none,
@@ -75,7 +76,7 @@ final class DaemonFeedbackTests {
         }
         #expect(daemon.run() == 0)
         wakeUps = daemon.wakeUps
-        return try #require(beeperEnvironment.opened.last)
+        return beeperEnvironment.opened.last
     }
 
     /// Each tone lasted at least `steps`' times: (pitch, shortest time until the next write).
@@ -92,9 +93,9 @@ final class DaemonFeedbackTests {
 
     @Test("the right pattern: a tick for each of its five nodes, then the rising pair, then silence")
     func ticksThenSuccess() throws {
-        let writer = try run(config: try config(), stroke: [1, 2, 3, 6, 9], linger: .milliseconds(400)) { outcome in
+        let writer = try #require(try run(config: try config(), stroke: [1, 2, 3, 6, 9], linger: .milliseconds(400)) { outcome in
             if case .lock(.accepted) = outcome { true } else { false }
-        }
+        })
         let tick: [(Int, Duration?)] = [(2000, .milliseconds(15)), (0, nil)]
         expectSteps(writer, tick + tick + tick + tick + tick + [(1047, .milliseconds(90)), (1568, .milliseconds(140)), (0, nil)])
         // Every step ended by the loop's deadline: 5 ticks, 2 steps of the pair.
@@ -104,9 +105,11 @@ final class DaemonFeedbackTests {
 
     @Test("a wrong pattern that locks out: ticks, the low tone, then the lockout tone when the lockout starts")
     func wrongThenLockout() throws {
-        let writer = try run(config: try config(schedule: LockoutSchedule(text: "60")), stroke: [1, 4, 7, 8], linger: .milliseconds(450)) { outcome in
+        let writer = try #require(try run(
+            config: try config(schedule: LockoutSchedule(text: "60")), stroke: [1, 4, 7, 8], linger: .milliseconds(450)
+        ) { outcome in
             if case .lock(.lockout) = outcome { true } else { false }
-        }
+        })
         let tick: [(Int, Duration?)] = [(2000, .milliseconds(15)), (0, nil)]
         // The wrong tone (350 ms) ends before the error display (400 ms) does; then the lockout.
         expectSteps(writer, tick + tick + tick + tick + [(220, .milliseconds(350)), (0, nil), (440, .milliseconds(300)), (0, nil)])
@@ -116,10 +119,21 @@ final class DaemonFeedbackTests {
     func soundsOff() throws {
         var config = try config()
         config.feedback.sounds = FeedbackSounds(tick: [], wrong: [], success: [], lockout: [])
-        let writer = try run(config: config, stroke: [1, 2, 3, 6, 9], linger: .milliseconds(100)) { outcome in
+        let writer = try #require(try run(config: config, stroke: [1, 2, 3, 6, 9], linger: .milliseconds(100)) { outcome in
+            if case .lock(.accepted) = outcome { true } else { false }
+        })
+        #expect(writer.pitches == [0])  // only the silence on taking it
+        #expect(wakeUps.byCause["deadline beeper"] == nil)
+    }
+
+    @Test("no beeper device: the daemon runs silent, and no beeper deadline ever wakes it")
+    func noDevice() throws {
+        beeperEnvironment.nodes = [:]
+        try run(config: try config(), stroke: [1, 2, 3, 6, 9], linger: .milliseconds(300)) { outcome in
             if case .lock(.accepted) = outcome { true } else { false }
         }
-        #expect(writer.pitches == [0])  // only the silence on taking it
+        #expect(beeperEnvironment.opened.isEmpty)
+        #expect(logs.contains("no beeper"))
         #expect(wakeUps.byCause["deadline beeper"] == nil)
     }
 }

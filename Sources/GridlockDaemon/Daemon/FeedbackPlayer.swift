@@ -55,7 +55,10 @@ final class FeedbackPlayer {
             steps += sounds.steps(for: cue)
         }
         cues = []
-        if beeper != nil, let hertz = player.play(steps, at: now) { beeper?.sound(hertz: hertz, now: now) }
+        // Without a device nothing is sequenced: no deadline wakes the loop for a silent tone.
+        if let beeper, beeper.devicePath != nil, let hertz = player.play(steps, at: now) {
+            beeper.sound(hertz: hertz, now: now)
+        }
         step.due = player.deadline
         sync()
     }
