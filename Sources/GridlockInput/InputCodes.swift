@@ -12,8 +12,14 @@ public enum InputCodes {
     public static let EV_REL: UInt16 = 0x02
     public static let EV_ABS: UInt16 = 0x03
     public static let EV_MSC: UInt16 = 0x04
+    /// Sound: the buzzers of pcspkr, pwm-beeper, gpio-beeper (written to, not read).
+    public static let EV_SND: UInt16 = 0x12
     /// Highest event type; evemu's `B:` lines may name any type up to this.
     public static let EV_MAX: UInt16 = 0x1f
+
+    // EV_SND codes: SND_TONE's value is a pitch in Hz, SND_BELL's on or off (0 silences both).
+    public static let SND_BELL: UInt16 = 0x01
+    public static let SND_TONE: UInt16 = 0x02
 
     // EV_SYN codes.
     public static let SYN_REPORT: UInt16 = 0

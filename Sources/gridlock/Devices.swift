@@ -3,14 +3,14 @@ import GridlockInput
 
 let devicesCommand = Command(
     name: "devices",
-    summary: "list touch devices and displays, and what device=auto would choose",
+    summary: "list touch devices, beepers and displays, and what device=auto would choose",
     usage: """
         Usage: gridlock devices [--config FILE] [--input-directory DIR]
 
         Input: every /dev/input/event* node: name, by-path/by-id links, bus and IDs,
         whether udev's rule calls it a touchscreen (and why not), properties, absolute
         axes with their ranges, buttons. The device [touch] device=auto would choose is
-        marked. Nodes that cannot be opened are listed with the reason: run as root or
+        marked, and the beeper [feedback] beeper=auto would sound (EV_SND) named. Nodes that cannot be opened are listed with the reason: run as root or
         in group `input` to see them all.
 
         Display: every /dev/dri/card*: driver, KMS and dumb-buffer support, connectors

@@ -223,6 +223,7 @@ struct DeviceSelectionTests {
         #expect(text.contains("  touchscreen: yes (multitouch, protocol B, 10 slots)\n"))
         #expect(text.contains("/dev/input/event3\n  unreadable: \(Errno.permissionDenied)\n"))
         #expect(text.contains("  ABS_MT_POSITION_X 0...") && text.contains("  properties: INPUT_PROP_DIRECT"))
+        #expect(text.contains("\nbeeper=auto finds no device with EV_SND (no sounds)\ndevice=auto chooses"))
         #expect(text.hasSuffix("device=auto chooses /dev/input/event9 \"eGalax Inc. USB TouchController\": first touchscreen (single touch)\n"))
         // Nodes in numeric order.
         let order = lines.filter { $0.hasPrefix("/dev/input/event") }.map { String($0.split(separator: " ")[0]) }

@@ -245,12 +245,14 @@ class Guest:
     """One QEMU run. Use as a context manager; the VM is killed on exit if still running."""
 
     def __init__(self, driver="bochs", mode=(1280, 800), files=None, memory=256, boot_timeout=60,
-                 command_timeout=120, name="vm", kernel_args=""):
+                 command_timeout=120, name="vm", kernel_args="", speaker_wav=None):
         if driver not in DRIVERS:
             raise VMError(f"unknown driver {driver!r} (bochs, virtio or vkms)")
         self.driver, self.mode, self.files = driver, tuple(mode), dict(files or {})
         self.memory, self.boot_timeout, self.command_timeout = memory, boot_timeout, command_timeout
         self.name, self.kernel_args = name, kernel_args
+        # The PC speaker's sound, recorded by QEMU into this WAV file (None: no audio at all).
+        self.speaker_wav = speaker_wav
         self.work = tempfile.mkdtemp(prefix=f"gridlock-vm-{name}.")
         self.serial_path = os.path.join(self.work, "serial.log")
         self.process = None
@@ -284,6 +286,8 @@ class Guest:
                "-chardev", f"socket,id=ctl,path={self.work}/control.sock,server=on,wait=off",
                "-serial", "chardev:ctl",
                "-qmp", f"unix:{self.work}/qmp.sock,server=on,wait=off"]
+        if self.speaker_wav:
+            cmd += ["-audiodev", f"wav,id=speaker,path={self.speaker_wav}", "-machine", "pc,pcspk-audiodev=speaker"]
         if self.driver == "vkms":
             cmd += ["-vga", "none"]  # no display device: vkms is the only DRM card
         elif self.driver == "bochs":

@@ -46,6 +46,9 @@ public struct LockMachine: Sendable {
 
     public var layout: GridLayout { tracker.layout }
 
+    /// Nodes the finger has selected in the stroke being drawn (0 between strokes).
+    public var selectedNodeCount: Int { tracker.selected.count }
+
     public init(layout: GridLayout, settings: LockSettings, mode: Mode = .unlock, attempts: AttemptState = .clean) {
         self.settings = settings
         self.mode = mode

@@ -155,7 +155,26 @@ enum ConfigSchema {
                   "How long a wrong pattern stays red."),
         ConfigKey("success-ms", .milliseconds(0...60_000), \.config.feedback.successDuration, default: .value("1500"),
                   "How long the success look stays."),
-    ])
+    ] + beeperKeys)
+
+    /// The buzzer and its sounds (`[feedback]` too: what the lock says, in sound rather than colour).
+    static let beeperKeys: [ConfigKey<ConfigDraft>] = [
+        ConfigKey("beeper", ValueType(allowed: "auto, off, a path", parseWithSource: ConfigValues.beeper),
+                  \.config.feedback.beeper, default: .value("auto"),
+                  "The buzzer: auto takes the first input device with EV_SND (SND_TONE, else SND_BELL)."),
+        ConfigKey("tick", .sound, \.config.feedback.sounds.tick, default: .value(describe(FeedbackSounds.standard.tick)),
+                  "Played when the finger selects a node."),
+        ConfigKey("wrong", .sound, \.config.feedback.sounds.wrong, default: .value(describe(FeedbackSounds.standard.wrong)),
+                  "Played when a pattern is refused."),
+        ConfigKey("success", .sound, \.config.feedback.sounds.success,
+                  default: .value(describe(FeedbackSounds.standard.success)), "Played when a pattern is accepted."),
+        ConfigKey("lockout", .sound, \.config.feedback.sounds.lockout,
+                  default: .value(describe(FeedbackSounds.standard.lockout)), "Played when a lockout starts."),
+    ]
+
+    private static func describe(_ steps: [ToneStep]) -> String {
+        steps.isEmpty ? "off" : steps.map(\.description).joined(separator: ",")
+    }
 
     static let lockout = ConfigSection<ConfigDraft>("lockout", [
         ConfigKey("schedule", ValueType(allowed: "android, none, d1,d2,...", parse: ConfigValues.schedule),

@@ -205,6 +205,37 @@ enum ConfigValues {
         return image
     }
 
+    static func beeper(_ text: String, _ source: ValueSource) throws(ValueProblem) -> BeeperChoice {
+        switch text {
+        case "auto": return .auto
+        case "off": return .off
+        case "": throw ValueProblem("expected auto, off or the path of an input device with EV_SND, got nothing")
+        default: return .path(try path(text, source))
+        }
+    }
+
+    /// `off`, or up to `ToneStep.mostSteps` steps `HZ:MS` separated by commas; 0 Hz is a rest.
+    static func sound(_ text: String) throws(ValueProblem) -> [ToneStep] {
+        if text == "off" { return [] }
+        let hz = ToneStep.allowedHertz
+        let ms = ToneStep.allowedMilliseconds
+        let form = "off or HZ:MS steps separated by commas (HZ 0 for a rest or \(hz.lowerBound) to \(hz.upperBound), MS \(ms.lowerBound) to \(ms.upperBound)), e.g. 1047:90,1568:140"
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count <= ToneStep.mostSteps else {
+            throw ValueProblem("at most \(ToneStep.mostSteps) steps, got \(parts.count)")
+        }
+        var steps: [ToneStep] = []
+        for part in parts {
+            let fields = part.split(separator: ":", omittingEmptySubsequences: false)
+            guard fields.count == 2, let hertz = try? integer(String(fields[0]), in: 0...hz.upperBound),
+                  hertz == 0 || hz.contains(hertz),
+                  let milliseconds = try? integer(String(fields[1]), in: ms)
+            else { throw ValueProblem("expected \(form), got '\(text)' ('\(part)' is not a step)") }
+            steps.append(ToneStep(hertz: hertz, duration: .milliseconds(milliseconds)))
+        }
+        return steps
+    }
+
     static func schedule(_ text: String) throws(ValueProblem) -> LockoutSchedule {
         do throws(LockoutScheduleError) { return try LockoutSchedule(text: text) } catch { throw ValueProblem(error.description) }
     }

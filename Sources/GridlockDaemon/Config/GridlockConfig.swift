@@ -130,8 +130,20 @@ public struct FeedbackConfig: Hashable, Sendable {
     public var errorDuration: Duration = .milliseconds(1000)
     /// How long the success look stays before the action's outcome decides what follows.
     public var successDuration: Duration = .milliseconds(1500)
+    /// Which buzzer sounds the cues (`beeper=`).
+    public var beeper: BeeperChoice = .auto
+    /// What each cue plays (`tick=`, `wrong=`, `success=`, `lockout=`).
+    public var sounds: FeedbackSounds = .standard
 
     public init() {}
+}
+
+public enum BeeperChoice: Hashable, Sendable {
+    /// The first input device with SND_TONE, else with SND_BELL; none: silent.
+    case auto
+    case off
+    /// An evdev node (or a link to one), absolute after loading.
+    case path(String)
 }
 
 public struct LockoutConfig: Hashable, Sendable {

@@ -108,6 +108,13 @@ extension ValueType where Value == String {
     static var argon2Hash: Self { Self(allowed: "$argon2id$...", parse: ConfigValues.argon2Hash) }
 }
 
+extension ValueType where Value == [ToneStep] {
+    /// `HZ:MS[,HZ:MS...]` or `off`.
+    static var sound: Self {
+        Self(allowed: "off, HZ:MS[,HZ:MS...]", parse: ConfigValues.sound)
+    }
+}
+
 extension ValueType where Value == [String] {
     /// systemd's `ExecStart=` rules, without a shell.
     static var commandLine: Self { Self(allowed: "a command line", parse: ConfigValues.argv) }

@@ -26,7 +26,7 @@ extension Daemon {
 
     /// SIGHUP: a config that fails to load changes nothing; a good one takes effect at once
     /// (look, grid, timings, lockout schedule, patterns, actions). [display] and [touch]
-    /// changes need a restart: the devices stay open across a reload.
+    /// changes need a restart, as does `[feedback] beeper=`: the devices stay open across a reload.
     func reload() {
         try? notifier?.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now().nanoseconds / 1000)")
         defer { try? notifier?.notify("READY=1") }
@@ -44,6 +44,9 @@ extension Daemon {
         if new.display != config.display || new.touch != config.touch {
             Journal.log(.warning, "reload: changes to [display] and [touch] take effect after a restart (systemctl restart gridlockd)")
         }
+        if new.feedback.beeper != config.feedback.beeper {
+            Journal.log(.warning, "reload: [feedback] beeper= takes effect after a restart")
+        }
         let frame = service.output.size
         do {
             try service.reconfigure(layout: new.gridLayout(frame: frame), settings: new.lockSettings, theme: new.theme, at: now)
@@ -56,6 +59,7 @@ extension Daemon {
         gate.update(new)
         if options.mode == .unlock { hooks.update(new.hooks) }
         supervisor.mode = new.action.mode
+        feedback.setSounds(new.feedback.sounds)
         Journal.log(.notice, "configuration reloaded from \(loaded.files.joined(separator: ", "))")
     }
 

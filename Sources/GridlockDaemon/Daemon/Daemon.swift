@@ -46,6 +46,7 @@ public final class Daemon {
     let notifier: SystemdNotifier?
     private let clock: () -> Instant
     private let timers: DaemonTimers
+    let feedback: FeedbackPlayer
     private var verifier: BackgroundVerifier!
     private var touchSync: DescriptorSync!
     private var outputSync: DescriptorSync!
@@ -108,6 +109,7 @@ public final class Daemon {
         service = LockService(machine: machine, renderer: renderer, output: output, stateFile: parts.state)
         service.coalescesFrames = true
         timers = DaemonTimers(loop: loop, watchdogInterval: parts.watchdogInterval)
+        feedback = FeedbackPlayer(loop: loop, beeper: parts.beeper, sounds: config.feedback.sounds)
         do {
             verifier = try BackgroundVerifier(loop: loop) { [unowned self] name in
                 pending.append((gate.admit(name), nil))
@@ -243,13 +245,17 @@ public final class Daemon {
                 if case .cancel = touch { strokeEnded = true }
             }
             lastTime = max(lastTime, time ?? now)
+            let selectedBefore = service.machine.selectedNodeCount
             service.handle(event, at: lastTime)
+            feedback.noteSelection(before: selectedBefore, after: service.machine.selectedNodeCount)
         }
         let drawStart = clock()
         service.flush()
         let drawn = clock()
         let presented = service.framesPresented > presentedBefore
         if presented { service.output.noteFrame(answering: roundInputs, drawing: drawn.duration(since: drawStart)) }
+        // After the frame: a sound never delays what the finger sees.
+        feedback.afterRound(now: now)
         latency.noteRound(latestInput: latestInput, presented: presented, now: now)
         if strokeEnded, let worst = latency.endStroke() {
             Journal.log(.debug, "stroke input-to-frame latency: worst \(worst.nanoseconds / 1000) us")
@@ -319,6 +325,7 @@ public final class Daemon {
     func shutdown() {
         try? notifier?.notify("STOPPING=1")
         supervisor.stopAll()
+        feedback.stop()
         // The stop hook runs to its end (or its timeout) like any other still running.
         hooks.fire(.stop, HookFacts(device: touch.devicePath))
         do {
@@ -353,6 +360,7 @@ extension Daemon: LockShell {
 
     public func report(_ report: LockReport, at time: Instant) {
         blanker.noteActivity(at: time)
+        feedback.note(report)
         Journal.log(report.priority, report.logMessage, report.journalFields)
         observe?(.lock(report))
         switch report {

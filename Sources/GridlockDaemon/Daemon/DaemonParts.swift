@@ -17,12 +17,14 @@ public struct DaemonParts {
     public var wallClock: () -> WallTime
     public var notifier: SystemdNotifier?
     public var watchdogInterval: Duration?
+    /// `[feedback] beeper=`; nil: silent.
+    public var beeper: BeeperSource?
 
     public init(
         loop: EventLoop, output: DisplayOutput, touch: TouchSource, supervisor: ActionSupervisor,
         state: StateFile = StateFile(path: nil), clock: @escaping () -> Instant = MonotonicClock.now,
         wallClock: @escaping () -> WallTime = SystemWallClock.now,
-        notifier: SystemdNotifier? = nil, watchdogInterval: Duration? = nil
+        notifier: SystemdNotifier? = nil, watchdogInterval: Duration? = nil, beeper: BeeperSource? = nil
     ) {
         self.loop = loop
         self.output = output
@@ -33,6 +35,7 @@ public struct DaemonParts {
         self.wallClock = wallClock
         self.notifier = notifier
         self.watchdogInterval = watchdogInterval
+        self.beeper = beeper
     }
 
     /// The devices, loop and supervisor `config` asks for. The loop comes first: it
@@ -62,7 +65,8 @@ public struct DaemonParts {
                 ? StateFile(path: config.lockout.stateFile, saved: StateFile.restore(from: config.lockout.stateFile, schedule: config.lockout.schedule))
                 : StateFile(path: nil),
             notifier: SystemdNotifier.fromEnvironment(),
-            watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment())
+            watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment(),
+            beeper: options.benchStartup ? nil : Self.beeper(for: config.feedback.beeper))
     }
 }
 

@@ -41,9 +41,7 @@ public final class EvdevTouchSource: TouchSource {
     private let settings: Settings
     private let environment: any EvdevEnvironment
     private let log: (LogPriority, String) -> Void
-    private let inotify: Inotify
-    /// Watching the directory itself, or (while it does not exist) its parent for its creation.
-    private var watchingDirectory = false
+    private let hotplug: InputDirectoryWatch
     private var device: (any EvdevDeviceHandle)?
     private var reader: EvdevTouchReader?
     private var frame: Size
@@ -67,22 +65,21 @@ public final class EvdevTouchSource: TouchSource {
         self.frame = frame
         self.rotation = rotation
         grabWanted = settings.grab
-        inotify = try Inotify()
-        try watch()
+        hotplug = try InputDirectoryWatch(directory: settings.directory, log: log)
         openChosenDevice(now: now)
     }
 
     // MARK: TouchSource
 
     public var descriptors: [FileDescriptor] {
-        [inotify.fileDescriptor] + (device.map { [$0.fileDescriptor] } ?? [])
+        [hotplug.fileDescriptor] + (device.map { [$0.fileDescriptor] } ?? [])
     }
 
     public var nextDeadline: Instant? { rescanAt }
 
     public func handleReadable(_ descriptor: FileDescriptor, now: Instant, emit: (TouchEvent, Instant) -> Void) {
-        if descriptor == inotify.fileDescriptor {
-            handleDirectoryChanges(now: now)
+        if descriptor == hotplug.fileDescriptor {
+            if hotplug.readChanges() && device == nil { scheduleRescan(now: now) }
         } else if let device, descriptor == device.fileDescriptor, reader != nil {
             let dropsBefore = reader!.dropCount
             let outcome = reader!.drain(device, now: now, emit)
@@ -242,46 +239,6 @@ public final class EvdevTouchSource: TouchSource {
 
     // MARK: Hotplug
 
-    private func watch() throws(SystemCallError) {
-        do {
-            try inotify.watch(directory: settings.directory)
-            watchingDirectory = true
-        } catch where error.errno == .noSuchFile {
-            // No input device at all yet (devtmpfs makes /dev/input with the first one).
-            let parent = Self.parent(of: settings.directory)
-            try inotify.watch(directory: parent, mask: Inotify.entryCreated)
-            watchingDirectory = false
-            log(.notice, "\(settings.directory) does not exist yet; watching \(parent) for it")
-        }
-    }
-
-    private func handleDirectoryChanges(now: Instant) {
-        let events: [Inotify.Event]
-        do {
-            events = try inotify.readEvents()
-        } catch {
-            log(.error, "inotify on \(settings.directory): \(error)")
-            return
-        }
-        var relevant = false
-        for event in events {
-            if !watchingDirectory {
-                if event.name == Self.lastComponent(of: settings.directory) {
-                    do {
-                        try inotify.watch(directory: settings.directory)
-                        watchingDirectory = true
-                        relevant = true
-                    } catch {
-                        log(.error, "cannot watch \(settings.directory): \(error)")
-                    }
-                }
-                continue
-            }
-            if event.isOverflow || InputDeviceDirectory.isEventNode(event.name) { relevant = true }
-        }
-        if relevant && device == nil { scheduleRescan(now: now) }
-    }
-
     private func scheduleRescan(now: Instant) {
         var due = now + Self.settle
         if let lastClose { due = max(due, lastClose + Self.settle) }
@@ -306,14 +263,5 @@ public final class EvdevTouchSource: TouchSource {
         case .singleTouch: proto = "single touch"
         }
         return "\(proto), x \(mapper.x.minimum)...\(mapper.x.maximum), y \(mapper.y.minimum)...\(mapper.y.maximum)"
-    }
-
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    static func lastComponent(of path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 }

@@ -35,6 +35,11 @@ public enum InputDeviceReport {
             }
         }
         out += "\n"
+        if let beeper = BeeperSelector.auto.choose(among: scanned) {
+            out += "beeper=auto chooses \(beeper.path) (\(beeper.kind.rawValue))\n"
+        } else {
+            out += "beeper=auto finds no device with EV_SND (no sounds)\n"
+        }
         if let chosen = selection.chosen {
             out += "device=auto chooses \(chosen.path) \"\(chosen.name ?? "")\": \(chosen.reason)\n"
         } else {
@@ -51,6 +56,7 @@ public enum InputDeviceReport {
         let id = device.id
         out += "  id: bus \(hex(id.bustype)) vendor \(hex(id.vendor)) product \(hex(id.product)) version \(hex(id.version))\n"
         for link in links.sorted() { out += "  link: \(link)\n" }
+        if let kind = device.beeperKind { out += "  beeper: \(kind.rawValue)\(kind == .bell ? " (one pitch)" : "")\n" }
         switch TouchscreenClassifier.classify(device) {
         case .touchscreen(let kind):
             let detail: String

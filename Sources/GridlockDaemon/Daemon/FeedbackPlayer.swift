@@ -1,0 +1,78 @@
+import GridlockCore
+import LinuxSys
+
+/// The daemon's sounds: the cues of a round (ticks from the selection, outcomes from the
+/// lock's reports) are played after the round's frame is out, each tone ended by a named
+/// deadline on the loop, never by sleeping. Without a beeper it does nothing at all.
+final class FeedbackPlayer {
+    private let beeper: BeeperSource?
+    private var sounds: FeedbackSounds
+    private var player = TonePlayer()
+    private var cues: [FeedbackCue] = []
+    /// When the current step of a sound ends.
+    private let step: EventLoop.Deadline
+    /// The beeper's hotplug rescan.
+    private let rescan: EventLoop.Deadline
+    private let hotplug: DescriptorSync
+
+    init(loop: EventLoop, beeper: BeeperSource?, sounds: FeedbackSounds) {
+        self.beeper = beeper
+        self.sounds = sounds
+        step = loop.deadline("beeper")
+        rescan = loop.deadline("beeper hotplug")
+        hotplug = DescriptorSync(loop: loop, cause: "beeper hotplug") { [weak beeper] descriptor in
+            beeper?.handleReadable(descriptor, now: MonotonicClock.now())
+        }
+        step.onFire { [unowned self] now in
+            if let hertz = player.timerFired(at: now) { beeper?.sound(hertz: hertz, now: now) }
+            step.due = player.deadline
+        }
+        rescan.onFire { [unowned self] now in
+            beeper?.handleDeadline(now: now)
+            rescan.due = beeper?.nextDeadline
+        }
+        sync()
+    }
+
+    /// A reload may change what each cue plays (not the device: that needs a restart).
+    func setSounds(_ sounds: FeedbackSounds) { self.sounds = sounds }
+
+    func note(_ report: LockReport) {
+        if let cue = FeedbackCue.forReport(report) { cues.append(cue) }
+    }
+
+    func noteSelection(before: Int, after: Int) {
+        if let cue = FeedbackCue.forSelection(before: before, after: after) { cues.append(cue) }
+    }
+
+    /// Plays what the round called for (several cues: one after another, a burst of ticks
+    /// as one), then brings the hotplug watch up to date.
+    func afterRound(now: Instant) {
+        var steps: [ToneStep] = []
+        var played: [FeedbackCue] = []
+        for cue in cues where cue != .nodeSelected || !played.contains(.nodeSelected) {
+            played.append(cue)
+            steps += sounds.steps(for: cue)
+        }
+        cues = []
+        // Without a device nothing is sequenced: no deadline wakes the loop for a silent tone.
+        if let beeper, beeper.devicePath != nil, let hertz = player.play(steps, at: now) {
+            beeper.sound(hertz: hertz, now: now)
+        }
+        step.due = player.deadline
+        sync()
+    }
+
+    /// Silence and let the device go (the daemon stops).
+    func stop() {
+        if let hertz = player.stop() { beeper?.sound(hertz: hertz, now: MonotonicClock.now()) }
+        step.due = nil
+        beeper?.close()
+        hotplug.removeAll()
+    }
+
+    private func sync() {
+        hotplug.sync(to: beeper?.descriptors ?? [])
+        rescan.due = beeper?.nextDeadline
+    }
+}
