@@ -44,8 +44,8 @@ public struct Theme: Hashable, Sendable {
     public var text = Color(hex: "#DDE3EA")!
     /// Path alpha, as in the benchmark scene.
     public var pathAlpha = 0.8
-    /// A TrueType/OpenType file; nil means DejaVu Sans from fonts-dejavu-core.
-    public var fontPath: String? = nil
+    /// The family or file the messages are set in.
+    public var font = FontChoice.standard
 
     /// Message templates; `%d` is replaced by the message's number.
     public var prompt = "Draw your unlock pattern"
@@ -60,8 +60,6 @@ public struct Theme: Hashable, Sendable {
     public var enrollMismatch = "Patterns don't match, start over"
     public var enrollSaved = "Pattern saved"
     public var calibrate = "Touch the centre of the cross (%d of 5)"
-
-    public static let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockDisplay
 import GridlockInput
 import LinuxSys
 
@@ -112,11 +113,19 @@ enum ConfigValues {
         return ConfigPaths.resolve(text, relativeTo: source.file, currentDirectory: source.currentDirectory)
     }
 
-    /// Checked when the config is loaded, so a typo shows in `check-config`, not as a blank screen.
-    static func fontFile(_ text: String, _ source: ValueSource) throws(ValueProblem) -> String {
-        let font = try path(text, source)
-        if let problem = PathLookup.checkReadable(font) { throw ValueProblem("cannot open '\(font)': \(problem.text)") }
-        return font
+    /// A family name, or a file (`FontChoice.isFileName`; relative to the config's folder).
+    /// Checked when the config is loaded, so a typo or an unreadable file shows in
+    /// `check-config` with its line, not as a blank screen.
+    static func font(_ text: String, _ source: ValueSource) throws(ValueProblem) -> FontChoice {
+        guard !text.isEmpty else { throw ValueProblem("expected a font family or a font file, got nothing") }
+        let choice = FontChoice.isFileName(text) ? FontChoice.file(try path(text, source)) : .family(text)
+        if let problem = choice.problem {
+            switch choice {
+            case .file(let file): throw ValueProblem("cannot use '\(file)': \(problem)")
+            case .family(let name): throw ValueProblem("family '\(name)': \(problem)")
+            }
+        }
+        return choice
     }
 
     /// `3x3`: rows, then columns, as `[grid]` gives them.

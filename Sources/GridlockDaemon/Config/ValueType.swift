@@ -96,8 +96,11 @@ extension ValueType where Value == String {
 
     static var path: Self { Self(allowed: "a path", parseWithSource: ConfigValues.path) }
     static var folder: Self { path.described(as: "a folder") }
-    static var fontFile: Self { Self(allowed: "a font file", parseWithSource: ConfigValues.fontFile) }
     static var argon2Hash: Self { Self(allowed: "$argon2id$...", parse: ConfigValues.argon2Hash) }
+}
+
+extension ValueType where Value == FontChoice {
+    static var font: Self { Self(allowed: "a font family or a font file", parseWithSource: ConfigValues.font) }
 }
 
 extension ValueType where Value == [String] {
