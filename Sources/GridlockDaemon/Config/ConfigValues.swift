@@ -121,7 +121,7 @@ enum ConfigValues {
         let choice = FontChoice.isFileName(text) ? FontChoice.file(try path(text, source)) : .family(text)
         if let problem = choice.problem {
             switch choice {
-            case .file(let file): throw ValueProblem("cannot use '\(file)': \(problem)")
+            case .file(let file): throw ValueProblem("cannot open '\(file)': \(problem)")
             case .family(let name): throw ValueProblem("family '\(name)': \(problem)")
             }
         }
