@@ -7,10 +7,10 @@ SWIFT ?= swift
 RELEASE_FLAGS := -c release --static-swift-stdlib
 BIN := .build/release
 
-# What building needs (Pango sets the messages); what the tests add (evemu tools, systemd-analyze, and QEMU with
+# What building needs (HarfBuzz, fribidi and fontconfig set the messages); what the tests add (evemu tools, systemd-analyze, and QEMU with
 # busybox and kmod for the real-kernel suite; gcc and libc6-dev for its static uhid helper,
 # python3-venv for hid-tools from PyPI in tests/vm/cache/).
-BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libpango1.0-dev libinih-dev libsodium-dev fonts-dejavu-core pkg-config
+BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libinih-dev libsodium-dev fonts-dejavu-core pkg-config
 TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils gcc libc6-dev python3-venv
 # Fonts the script tests fall back to: Chinese (WenQuanYi Micro Hei, 5 MB) and Thai (Loma, 0.4 MB);
 # Arabic comes from DejaVu Sans.

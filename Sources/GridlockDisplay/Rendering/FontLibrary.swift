@@ -1,18 +1,17 @@
 import CCairo
-import CPango
+import CHarfBuzz
 import GridlockCore
 import LinuxSys
 
-/// The fonts messages are set in: the configured family or file first, then whichever
-/// installed font has a character it lacks (a Chinese, Thai or Arabic word in a Latin
-/// font), through fontconfig and Pango.
+/// The fonts messages are set in: the configured family or file first, then, for each
+/// character it lacks (a Chinese, Thai or Arabic word in a Latin font), the installed font
+/// fontconfig ranks next that has it.
 ///
 /// fontconfig's usual start (`FcInit`) parses some forty XML files of the distribution's
 /// configuration, several milliseconds that would double gridlockd's start-up. Messages
 /// need none of its aliases or preferences, only the installed fonts, so gridlock builds
 /// its own configuration: the system's font folders and the cache `fc-cache` keeps for
-/// them, made fontconfig's current one before Pango starts, so Pango's own `FcInit` finds
-/// a configuration and does nothing.
+/// them (about 0.2 ms).
 final class FontLibrary {
     /// Where Debian installs fonts (packages, then the administrator's).
     static let systemFolders = ["/usr/share/fonts", "/usr/local/share/fonts"]
@@ -20,14 +19,18 @@ final class FontLibrary {
     static let cacheFolder = "/var/cache/fontconfig"
 
     let choice: FontChoice
-    /// Pango's lookup for `choice`: the family name, and for a file its own family and style.
-    let description: OpaquePointer
-    /// Pango's fonts, over `config`; each library has its own, as Pango's objects may be used
-    /// from one thread at a time only.
-    let fontMap: UnsafeMutablePointer<PangoFontMap>
+    /// The configured font, then the fallbacks opened so far.
+    private(set) var fonts: [ShapingFont]
+    /// Installed fonts in fontconfig's order for the choice, with what each covers; only
+    /// looked at for a character the configured font lacks, and opened when first used.
+    private var candidates: [(file: String, index: Int32, charset: OpaquePointer)]?
+    private var candidateFonts: [Int: Int] = [:]
+    private let fallback: Bool
+    /// The pattern fontconfig ranks the fallbacks against (the choice's family and style).
+    private let pattern: OpaquePointer
 
-    /// `fallback: false` leaves out every installed font but a file's own (tests show with
-    /// it what the fallback adds); a family needs the installed fonts and ignores it.
+    /// `fallback: false` uses the configured font alone (tests show with it what the
+    /// fallback adds).
     init(_ choice: FontChoice, fallback: Bool = true) throws(RenderError) {
         if let problem = Self.problem(with: choice) {
             switch choice {
@@ -35,33 +38,52 @@ final class FontLibrary {
             case .family(let name): throw .fontFamilyMissing(name: name, reason: problem)
             }
         }
-        _ = Self.systemConfig  // current before Pango's first font map
-        let config: OpaquePointer
+        let file: String, index: Int32
         switch choice {
         case .family(let name):
-            config = Self.systemConfig
-            description = pango_font_description_new()
-            pango_font_description_set_family(description, name)
-        case .file(let path):
-            config = Self.makeConfig(folders: fallback ? Self.systemFolders : [])
-            // problem(with:) has read it already, so this only fails on a file changed since.
-            guard FcConfigAppFontAddFile(config, path) != 0, let pattern = Self.query(path) else {
-                FcConfigDestroy(config)
-                throw .fontUnloadable(path: path, reason: "fontconfig could not add it")
+            pattern = FcPatternCreate()
+            _ = FcPatternAddString(pattern, "family", name)
+            guard let match = Self.match(pattern) else {
+                FcPatternDestroy(pattern)
+                throw .fontFamilyMissing(name: name, reason: "fontconfig matched no file")
             }
-            description = pango_fc_font_description_from_pattern(pattern, 0)
-            FcPatternDestroy(pattern)
+            (file, index) = match
+        case .file(let path):
+            guard let query = Self.query(path) else {
+                throw .fontUnloadable(path: path, reason: "fontconfig cannot read it as a font")
+            }
+            pattern = query
+            (file, index) = (path, 0)
         }
-        fontMap = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)
-        // The font map holds its own reference.
-        pango_fc_font_map_set_config(gridlock_fc_font_map(fontMap), config)
-        if case .file = choice { FcConfigDestroy(config) }
+        do {
+            fonts = [try ShapingFont(file: file, index: index)]
+        } catch {
+            FcPatternDestroy(pattern)
+            throw error
+        }
         self.choice = choice
+        self.fallback = fallback
     }
 
     deinit {
-        pango_font_description_free(description)
-        gridlock_object_unref(fontMap)
+        FcPatternDestroy(pattern)
+        for candidate in candidates ?? [] { FcCharSetDestroy(candidate.charset) }
+    }
+
+    /// The font (an index into `fonts`) to draw `scalar` with: the configured font if it has
+    /// it, else the first installed font in fontconfig's order that has it, else the
+    /// configured font, which draws its missing-glyph box.
+    func font(for scalar: UInt32) -> Int {
+        if fonts[0].covers(scalar) || !fallback { return 0 }
+        if candidates == nil { candidates = Self.sorted(pattern) }
+        for (position, candidate) in (candidates ?? []).enumerated() where FcCharSetHasChar(candidate.charset, scalar) != 0 {
+            if let opened = candidateFonts[position] { return opened }
+            guard let font = try? ShapingFont(file: candidate.file, index: candidate.index), font.covers(scalar) else { continue }
+            fonts.append(font)
+            candidateFonts[position] = fonts.count - 1
+            return fonts.count - 1
+        }
+        return 0
     }
 
     /// Why `choice` cannot be used, or nil: what the config check reports with the line
@@ -83,24 +105,17 @@ final class FontLibrary {
         }
     }
 
-    /// fontconfig's configuration over the system's fonts, made current once for the whole
-    /// process before the first font map (whose `FcInit` then leaves it alone).
+    /// fontconfig's configuration over the system's fonts, built once for the process and
+    /// only read afterwards.
     private nonisolated(unsafe) static let systemConfig: OpaquePointer = {
-        let config = makeConfig(folders: systemFolders)
-        FcConfigSetCurrent(config)
-        return config
-    }()
-
-    /// A configuration with `folders` and the cache of them, without the distribution's files.
-    private static func makeConfig(folders: [String]) -> OpaquePointer {
-        // Written by gridlock, so the parse cannot fail on the XML; a missing folder is skipped.
-        let xml = "<fontconfig>" + folders.map { "<dir>\($0)</dir>" }.joined()
+        // Written here, so the parse cannot fail on the XML; a missing folder is skipped.
+        let xml = "<fontconfig>" + systemFolders.map { "<dir>\($0)</dir>" }.joined()
             + "<cachedir>\(cacheFolder)</cachedir></fontconfig>"
         let config = FcConfigCreate()!
         _ = FcConfigParseAndLoadFromMemory(config, xml, 0)
         _ = FcConfigBuildFonts(config)
         return config
-    }
+    }()
 
     private static func familyIsInstalled(_ name: String) -> Bool {
         let pattern = FcPatternCreate()
@@ -116,6 +131,46 @@ final class FontLibrary {
         return fonts.pointee.nfont > 0
     }
 
+    /// The best installed file for `pattern` (its family and style).
+    private static func match(_ pattern: OpaquePointer) -> (String, Int32)? {
+        guard let prepared = FcPatternDuplicate(pattern) else { return nil }
+        defer { FcPatternDestroy(prepared) }
+        _ = FcConfigSubstitute(systemConfig, prepared, FcMatchPattern)
+        FcDefaultSubstitute(prepared)
+        var result = FcResultNoMatch
+        guard let match = FcFontMatch(systemConfig, prepared, &result) else { return nil }
+        defer { FcPatternDestroy(match) }
+        return fileAndIndex(match)
+    }
+
+    /// Every installed font, best for `pattern` first, each with the characters it has.
+    private static func sorted(_ pattern: OpaquePointer) -> [(file: String, index: Int32, charset: OpaquePointer)] {
+        guard let prepared = FcPatternDuplicate(pattern) else { return [] }
+        defer { FcPatternDestroy(prepared) }
+        _ = FcConfigSubstitute(systemConfig, prepared, FcMatchPattern)
+        FcDefaultSubstitute(prepared)
+        var result = FcResultNoMatch
+        guard let set = FcFontSort(systemConfig, prepared, 1, nil, &result) else { return [] }
+        defer { FcFontSetDestroy(set) }
+        var sorted: [(file: String, index: Int32, charset: OpaquePointer)] = []
+        for position in 0..<Int(set.pointee.nfont) {
+            guard let font = set.pointee.fonts[position], let (file, index) = fileAndIndex(font) else { continue }
+            var charset: OpaquePointer?
+            guard FcPatternGetCharSet(font, "charset", 0, &charset) == FcResultMatch, let charset,
+                  let copy = FcCharSetCopy(charset) else { continue }
+            sorted.append((file, index, copy))
+        }
+        return sorted
+    }
+
+    private static func fileAndIndex(_ pattern: OpaquePointer) -> (String, Int32)? {
+        var file: UnsafeMutablePointer<FcChar8>?
+        guard FcPatternGetString(pattern, "file", 0, &file) == FcResultMatch, let file else { return nil }
+        var index: Int32 = 0
+        _ = FcPatternGetInteger(pattern, "index", 0, &index)
+        return (String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self)), index)
+    }
+
     /// The file's family and style as fontconfig describes them; nil if it is no font.
     private static func query(_ path: String) -> OpaquePointer? {
         var count: Int32 = 0
@@ -123,9 +178,12 @@ final class FontLibrary {
     }
 }
 
-/// Why FreeType cannot open `path` as a font, in words; nil if it can. Debian builds
-/// FreeType without FT_CONFIG_OPTION_ERROR_STRINGS, so `FT_Error_String` is usually nil and
-/// the common cases are spelled out here.
+extension FontChoice {
+    /// Why the renderer would refuse this font, or nil: the config check's verdict on `font=`.
+    public var problem: String? { FontLibrary.problem(with: self) }
+}
+
+/// Why FreeType cannot open `path` as a font, in words; nil if it can.
 private func freeTypeProblem(_ path: String) -> String? {
     var library: FT_Library?
     guard FT_Init_FreeType(&library) == 0, let library else { return "FreeType did not start" }
@@ -136,10 +194,19 @@ private func freeTypeProblem(_ path: String) -> String? {
         FT_Done_Face(face)
         return nil
     }
+    return freeTypeReason(error, path: path)
+}
+
+/// FreeType's error in words. Debian builds FreeType without FT_CONFIG_OPTION_ERROR_STRINGS,
+/// so `FT_Error_String` is usually nil and the common cases are spelled out here; for a
+/// file that cannot be opened the system's reason (missing, permission) says more.
+func freeTypeReason(_ error: FT_Error, path: String) -> String {
     let code = "FreeType error 0x" + String(error, radix: 16, uppercase: true)
     if let text = FT_Error_String(error) { return "\(String(cString: text)) (\(code))" }
     switch Int(error) {
-    case FT_Err_Cannot_Open_Resource: return "cannot open resource (\(code))"
+    case FT_Err_Cannot_Open_Resource:
+        if let problem = PathLookup.checkReadable(path) { return "cannot open resource: \(problem.text) (\(code))" }
+        return "cannot open resource (\(code))"
     case FT_Err_Unknown_File_Format: return "unknown file format, not a font FreeType can read (\(code))"
     case FT_Err_Invalid_File_Format: return "broken file (\(code))"
     case FT_Err_Invalid_Table: return "broken table (\(code))"
@@ -147,9 +214,4 @@ private func freeTypeProblem(_ path: String) -> String? {
     case FT_Err_Out_Of_Memory: return "out of memory (\(code))"
     default: return code
     }
-}
-
-extension FontChoice {
-    /// Why the renderer would refuse this font, or nil: the config check's verdict on `font=`.
-    public var problem: String? { FontLibrary.problem(with: self) }
 }

@@ -1,5 +1,4 @@
 import CCairo
-import CPango
 import GridlockCore
 
 /// Draws scenes into its shadow buffer with cairo.
