@@ -32,23 +32,18 @@ final class FontLibrary {
     /// `fallback: false` uses the configured font alone (tests show with it what the
     /// fallback adds).
     init(_ choice: FontChoice, fallback: Bool = true) throws(RenderError) {
-        if let problem = Self.problem(with: choice) {
-            switch choice {
-            case .file(let path): throw .fontUnloadable(path: path, reason: problem)
-            case .family(let name): throw .fontFamilyMissing(name: name, reason: problem)
-            }
-        }
         let file: String, index: Int32
         switch choice {
         case .family(let name):
             pattern = FcPatternCreate()
             _ = FcPatternAddString(pattern, "family", name)
-            guard let match = Self.match(pattern) else {
+            guard !name.isEmpty, let match = Self.match(pattern) else {
                 FcPatternDestroy(pattern)
-                throw .fontFamilyMissing(name: name, reason: "fontconfig matched no file")
+                throw .fontFamilyMissing(name: name, reason: Self.problem(with: choice) ?? "fontconfig matched no file")
             }
             (file, index) = match
         case .file(let path):
+            if let problem = Self.problem(with: choice) { throw .fontUnloadable(path: path, reason: problem) }
             guard let query = Self.query(path) else {
                 throw .fontUnloadable(path: path, reason: "fontconfig cannot read it as a font")
             }
@@ -118,20 +113,14 @@ final class FontLibrary {
     }()
 
     private static func familyIsInstalled(_ name: String) -> Bool {
-        let pattern = FcPatternCreate()
-        let objects = FcObjectSetCreate()
-        defer {
-            FcPatternDestroy(pattern)
-            FcObjectSetDestroy(objects)
-        }
+        let pattern: OpaquePointer = FcPatternCreate()
+        defer { FcPatternDestroy(pattern) }
         _ = FcPatternAddString(pattern, "family", name)
-        _ = FcObjectSetAdd(objects, "family")
-        guard let fonts = FcFontList(systemConfig, pattern, objects) else { return false }
-        defer { FcFontSetDestroy(fonts) }
-        return fonts.pointee.nfont > 0
+        return match(pattern) != nil
     }
 
-    /// The best installed file for `pattern` (its family and style).
+    /// The best installed file for `pattern` (its family and style); nil if no installed
+    /// font has its family (fontconfig would otherwise answer with any font at all).
     private static func match(_ pattern: OpaquePointer) -> (String, Int32)? {
         guard let prepared = FcPatternDuplicate(pattern) else { return nil }
         defer { FcPatternDestroy(prepared) }
@@ -140,7 +129,16 @@ final class FontLibrary {
         var result = FcResultNoMatch
         guard let match = FcFontMatch(systemConfig, prepared, &result) else { return nil }
         defer { FcPatternDestroy(match) }
-        return fileAndIndex(match)
+        var wanted: UnsafeMutablePointer<FcChar8>?
+        guard FcPatternGetString(pattern, "family", 0, &wanted) == FcResultMatch, let wanted else { return fileAndIndex(match) }
+        var family: UnsafeMutablePointer<FcChar8>?
+        var position: Int32 = 0
+        // A font lists its family in several languages (文泉驿微米黑, WenQuanYi Micro Hei).
+        while FcPatternGetString(match, "family", position, &family) == FcResultMatch, let family {
+            if FcStrCmpIgnoreCase(family, wanted) == 0 { return fileAndIndex(match) }
+            position += 1
+        }
+        return nil
     }
 
     /// Every installed font, best for `pattern` first, each with the characters it has.
