@@ -4,13 +4,14 @@ import Testing
 
 /// Messages in scripts other than Latin, checked by their pixels: the font the config names
 /// lacks these characters (DejaVu Sans has Arabic but no Chinese or Thai), so what appears
-/// comes from fontconfig's fallback (the test packages install WenQuanYi Micro Hei and Loma;
+/// comes from fontconfig's fallback (the test packages install WenQuanYi Micro Hei, Loma and Lohit Devanagari;
 /// with another Chinese or Thai font installed as well, fontconfig may prefer that one, and
 /// the "same pixels as naming the font" checks name the wrong one).
 @Suite struct ScriptRenderingTests {
     static let dejaVu = FontChoice.file("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
     static let chineseFont = FontChoice.file("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
     static let thaiFont = FontChoice.file("/usr/share/fonts/truetype/tlwg/Loma.ttf")
+    static let devanagariFont = FontChoice.file("/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf")
 
     /// The prompt `text` drawn on an 800x480 ready scene.
     struct Drawn {
@@ -117,6 +118,16 @@ import Testing
         let thai = try Drawn("รูปแบบ")
         #expect(thai.differingPixels(from: try Drawn("รูปแบบ", font: Self.thaiFont)) == 0)
         #expect(thai.inkColumns.count > 40)
+    }
+
+    @Test func hindiPromptIsDrawnFromTheFallbackFont() throws {
+        let prompt = "पैटर्न बनाएं"
+        let drawn = try Drawn(prompt)
+        #expect(drawn.layout.missingGlyphs == 0)
+        #expect(drawn.differingPixels(from: try Drawn(prompt, font: Self.devanagariFont)) == 0)
+        let boxes = try Drawn(prompt, font: Self.dejaVu, fallback: false)
+        #expect(boxes.layout.missingGlyphs > 0)
+        #expect(drawn.differingPixels(from: boxes) > 300)
     }
 
     @Test(arguments: [
