@@ -15,11 +15,14 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/tools/link-order.txt -Xlinker --no-warn-symbol-ordering
 BIN := .build/release
 
-# What building needs; what the tests add (evemu tools, systemd-analyze, and QEMU with
+# What building needs (HarfBuzz, fribidi and fontconfig set the messages); what the tests add (evemu tools, systemd-analyze, and QEMU with
 # busybox and kmod for the real-kernel suite; gcc and libc6-dev for its static uhid helper,
 # python3-venv for hid-tools from PyPI in tests/vm/cache/).
-BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libinih-dev libsodium-dev libstdc++-12-dev fonts-dejavu-core pkg-config
+BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libinih-dev libsodium-dev libstdc++-12-dev fonts-dejavu-core pkg-config
 TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils gcc libc6-dev python3-venv make libelf1
+# Fonts the script tests fall back to: Chinese (WenQuanYi Micro Hei, 5 MB), Thai (Loma, 0.4 MB)
+# and Hindi (Lohit Devanagari, 0.2 MB); Arabic comes from DejaVu Sans.
+TEST_PACKAGES += fonts-wqy-microhei fonts-tlwg-loma-ttf fonts-lohit-deva
 # The deployed scenarios (tests/vm/deployed): a Debian 12 image built with mmdebstrap, made
 # into ext4 by mke2fs -d.
 TEST_PACKAGES += mmdebstrap e2fsprogs

@@ -20,6 +20,8 @@ let package = Package(
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo-ft", providers: [.apt(["libcairo2-dev"])]),
+        // Text in any script: HarfBuzz shapes, fribidi orders, fontconfig finds fallback fonts.
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev", "libfribidi-dev", "libfontconfig-dev"])]),
         .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // Linux headers Swift's Glibc module leaves out (epoll, signalfd, timerfd, eventfd,
@@ -30,7 +32,7 @@ let package = Package(
         .target(name: "GridlockCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "LinuxSys", dependencies: ["CLinux", "GridlockCore"]),
         .target(name: "GridlockInput", dependencies: ["GridlockCore", "LinuxSys", "CEvdev"]),
-        .target(name: "GridlockDisplay", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CDRM"]),
+        .target(name: "GridlockDisplay", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CHarfBuzz", "CDRM"]),
         .target(
             name: "GridlockDaemon",
             dependencies: ["GridlockCore", "GridlockInput", "GridlockDisplay", "LinuxSys", "CInih", "CSodium"]

@@ -132,13 +132,15 @@ struct ConfigLoaderTests {
     @Test func relativePathsAreRelativeToTheFileThatHoldsThem() throws {
         let folder = try ConfigFixtures.scratch([
             "etc/gridlock.conf": "[theme]\nfont=fonts/panel.ttf\n[lockout]\nstate-file=state/attempts\n",
-            "etc/fonts/panel.ttf": "not really a font; only its existence is checked\n",
             "etc/gridlock.conf.d/10-replay.conf":
                 "[display]\nbackend=png\noutput-dir=frames\n[touch]\nbackend=replay\ndevice=./recordings/tap.evemu\n",
         ])
         defer { ConfigFixtures.remove(folder) }
+        // A font file is read when the config is checked, so it must be a real font.
+        try FileManager.default.createDirectory(atPath: folder + "/etc/fonts", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: FontFixtures.dejaVuSans, toPath: folder + "/etc/fonts/panel.ttf")
         let config = try ConfigLoader.load(path: folder + "/etc/gridlock.conf").config
-        #expect(config.theme.fontPath == folder + "/etc/fonts/panel.ttf")
+        #expect(config.theme.font == .file(folder + "/etc/fonts/panel.ttf"))
         #expect(config.lockout.stateFile == folder + "/etc/state/attempts")
         #expect(config.display.outputDirectory == folder + "/etc/gridlock.conf.d/frames")
         #expect(config.touch.device == .path(folder + "/etc/gridlock.conf.d/recordings/tap.evemu"))

@@ -130,7 +130,7 @@ import Testing
 
     @Test func missingFontNamesThePathAndTheReason() {
         var theme = Theme()
-        theme.fontPath = "/nonexistent/gridlock/NoSuchFont.ttf"
+        theme.font = .file("/nonexistent/gridlock/NoSuchFont.ttf")
         #expect {
             _ = try SceneRenderer(size: Size(width: 800, height: 480), theme: theme)
         } throws: { error in
@@ -142,7 +142,7 @@ import Testing
 
     @Test func fileThatIsNotAFontIsRefused() throws {
         var theme = Theme()
-        theme.fontPath = "/etc/passwd"
+        theme.font = .file("/etc/passwd")
         #expect {
             _ = try SceneRenderer(size: Size(width: 800, height: 480), theme: theme)
         } throws: { error in
@@ -156,13 +156,13 @@ import Testing
         let renderer = try SceneRenderer(size: Size(width: 800, height: 480), theme: Theme())
         var light = Theme()
         light.background = Color(hex: "#F0F0F0")!
-        light.fontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+        light.font = .file("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
         try renderer.setTheme(light)
         renderer.render(scenes.ready, damage: nil)
         #expect(renderer.buffer.pixel(x: 3, y: 476) == light.background)
 
         var broken = Theme()
-        broken.fontPath = "/nonexistent/font.ttf"
+        broken.font = .family("No Such Family Anywhere")
         #expect(throws: RenderError.self) { try renderer.setTheme(broken) }
         #expect(renderer.theme == light)
         renderer.render(scenes.ready, damage: nil)

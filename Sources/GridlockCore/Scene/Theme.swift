@@ -46,8 +46,8 @@ public struct Theme: Hashable, Sendable {
     public var text = Color(hex: "#DDE3EA")!
     /// Path alpha, as in the benchmark scene.
     public var pathAlpha = 0.8
-    /// A TrueType/OpenType file; nil means DejaVu Sans from fonts-dejavu-core.
-    public var fontPath: String? = nil
+    /// The family or file the messages are set in.
+    public var font = FontChoice.standard
 
     /// PNG files drawn instead of a node's ring in that look, centred and scaled to `nodeSize`;
     /// nil draws the ring (and dot) in the look's colour.
@@ -78,8 +78,6 @@ public struct Theme: Hashable, Sendable {
     public var enrollMismatch = "Patterns don't match, start over"
     public var enrollSaved = "Pattern saved"
     public var calibrate = "Touch the centre of the cross ({step} of {count})"
-
-    public static let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
     public init() {}
 

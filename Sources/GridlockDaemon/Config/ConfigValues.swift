@@ -113,11 +113,19 @@ enum ConfigValues {
         return ConfigPaths.resolve(text, relativeTo: source.file, currentDirectory: source.currentDirectory)
     }
 
-    /// Checked when the config is loaded, so a typo shows in `check-config`, not as a blank screen.
-    static func fontFile(_ text: String, _ source: ValueSource) throws(ValueProblem) -> String {
-        let font = try path(text, source)
-        if let problem = PathLookup.checkReadable(font) { throw ValueProblem("cannot open '\(font)': \(problem.text)") }
-        return font
+    /// A family name, or a file (`FontChoice.isFileName`; relative to the config's folder).
+    /// Checked when the config is loaded, so a typo or an unreadable file shows in
+    /// `check-config` with its line, not as a blank screen.
+    static func font(_ text: String, _ source: ValueSource) throws(ValueProblem) -> FontChoice {
+        guard !text.isEmpty else { throw ValueProblem("expected a font family or a font file, got nothing") }
+        let choice = FontChoice.isFileName(text) ? FontChoice.file(try path(text, source)) : .family(text)
+        if let problem = choice.problem {
+            switch choice {
+            case .file(let file): throw ValueProblem("cannot open '\(file)': \(problem)")
+            case .family(let name): throw ValueProblem("family '\(name)': \(problem)")
+            }
+        }
+        return choice
     }
 
     /// `valid=Mon-Fri 07:00-09:30; Sat 08:00-12:00`.

@@ -104,7 +104,6 @@ extension ValueType where Value == String {
 
     static var path: Self { Self(allowed: "a path", parseWithSource: ConfigValues.path) }
     static var folder: Self { path.described(as: "a folder") }
-    static var fontFile: Self { Self(allowed: "a font file", parseWithSource: ConfigValues.fontFile) }
     static var argon2Hash: Self { Self(allowed: "$argon2id$...", parse: ConfigValues.argon2Hash) }
 }
 
@@ -113,6 +112,10 @@ extension ValueType where Value == [ToneStep] {
     static var sound: Self {
         Self(allowed: "off, HZ:MS[,HZ:MS...]", parse: ConfigValues.sound)
     }
+}
+
+extension ValueType where Value == FontChoice {
+    static var font: Self { Self(allowed: "a font family or a font file", parseWithSource: ConfigValues.font) }
 }
 
 extension ValueType where Value == [String] {

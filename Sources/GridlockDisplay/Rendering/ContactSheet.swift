@@ -17,7 +17,7 @@ public struct ContactSheet {
     public var columns: Int
     /// Each frame is scaled, keeping its proportions, to fit a square of this side.
     public var thumbnailSize: Int
-    public var fontPath: String
+    public var font: FontChoice
     public var background: Color
     public var captionColor: Color
     public var borderColor: Color
@@ -29,14 +29,14 @@ public struct ContactSheet {
     public init(
         columns: Int = 3,
         thumbnailSize: Int = 320,
-        fontPath: String = Theme.defaultFontPath,
+        font: FontChoice = .standard,
         background: Color = Color(red: 0x26, green: 0x2A, blue: 0x30),
         captionColor: Color = Color(red: 0xDD, green: 0xE3, blue: 0xEA),
         borderColor: Color = Color(red: 0x50, green: 0x56, blue: 0x60)
     ) {
         self.columns = columns
         self.thumbnailSize = thumbnailSize
-        self.fontPath = fontPath
+        self.font = font
         self.background = background
         self.captionColor = captionColor
         self.borderColor = borderColor
@@ -53,7 +53,7 @@ public struct ContactSheet {
 
     public func compose(_ entries: [Entry]) throws(RenderError) -> ShadowBuffer {
         guard !entries.isEmpty else { throw .noFrames }
-        let font = try FontFace(path: fontPath)
+        let setter = TextSetter(fonts: try FontLibrary(font))
         let used = min(max(1, columns), entries.count)
         let rows = (entries.count + used - 1) / used
         let sheet = try ShadowBuffer(
@@ -69,12 +69,11 @@ public struct ContactSheet {
         }
         setSource(cr, background)
         cairo_paint(cr)
-        cairo_set_font_face(cr, font.cairoFace)
 
         for (index, entry) in entries.enumerated() {
             let (x, y) = cellOrigin(of: index)
             drawThumbnail(cr, entry.frame, x: Double(x), y: Double(y))
-            drawCaption(cr, entry.caption, x: Double(x), y: Double(y + thumbnailSize))
+            drawCaption(cr, setter, entry.caption, x: Double(x), y: Double(y + thumbnailSize))
         }
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {
@@ -109,20 +108,15 @@ public struct ContactSheet {
         cairo_restore(cr)
     }
 
-    private func drawCaption(_ cr: OpaquePointer, _ caption: String, x: Double, y: Double) {
-        let box = Double(thumbnailSize)
+    private func drawCaption(_ cr: OpaquePointer, _ setter: TextSetter, _ caption: String, x: Double, y: Double) {
+        let box = Double(thumbnailSize), height = Double(Self.captionHeight)
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        cairo_rectangle(cr, x, y, box, Double(Self.captionHeight))
+        cairo_rectangle(cr, x, y, box, height)
         cairo_clip(cr)
-        let (_, extents, font) = fitText(cr, caption, preferred: Self.captionFontSize, width: box)
+        let text = setter.fit(caption, preferred: Self.captionFontSize, width: box, height: height)
         setSource(cr, captionColor)
-        cairo_move_to(
-            cr,
-            (x + box / 2 - extents.x_bearing - extents.width / 2).rounded(),
-            (y + Double(Self.captionHeight) / 2 + (font.ascent - font.descent) / 2).rounded()
-        )
-        cairo_show_text(cr, caption)
+        text.draw(cr, at: text.origin(centeredOn: Point(x: x + box / 2, y: y + height / 2), width: box))
     }
 
     private func setSource(_ cr: OpaquePointer, _ color: Color) {

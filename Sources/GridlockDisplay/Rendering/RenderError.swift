@@ -6,6 +6,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     case fontUnloadable(path: String, reason: String)
     /// A theme image could not be read or decoded (`ThemeImageProblem` in words).
     case imageUnusable(path: String, reason: String)
+    /// No installed font has the family `font=` names.
+    case fontFamilyMissing(name: String, reason: String)
     /// A canvas of this size cannot be made (zero, negative or beyond cairo's 32767 limit).
     case invalidSize(width: Int, height: Int)
     /// cairo refused to create something, usually for lack of memory.
@@ -19,6 +21,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         switch self {
         case let .fontUnloadable(path, reason): "cannot load font \(path): \(reason)"
         case let .imageUnusable(path, reason): "cannot use image \(path): \(reason)"
+        case let .fontFamilyMissing(name, reason): "cannot use font family '\(name)': \(reason)"
         case let .invalidSize(width, height): "cannot make a \(width)x\(height) canvas (each side must be 1...32767)"
         case let .cairo(operation, status): "cairo could not \(operation): \(status)"
         case let .pngUnwritable(path, reason): "cannot write PNG \(path): \(reason)"

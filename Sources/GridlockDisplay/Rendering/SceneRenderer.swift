@@ -11,7 +11,9 @@ public final class SceneRenderer {
     public let buffer: ShadowBuffer
     public private(set) var theme: Theme
     private let context: OpaquePointer
-    private var font: FontFace
+    private var text: TextSetter
+    /// Without it only a font file's own characters are drawn (tests show what it adds).
+    private let fontFallback: Bool
     /// Decoded at load, kept across resizes; scaled copies are made once per size.
     private var images: ThemeImages
     /// The current message's words and placement, kept so that a frame spends no time
@@ -19,22 +21,25 @@ public final class SceneRenderer {
     private var line: MessageLine?
     private var tiles: TileGrid
 
-    /// Loads the theme's font and decodes its images.
-    public convenience init(size: Size, theme: Theme) throws(RenderError) {
-        let font = try FontFace(path: theme.fontPath ?? Theme.defaultFontPath)
-        try self.init(size: size, theme: theme, font: font, images: try ThemeImages(theme: theme))
+    /// Loads the theme's fonts and decodes its images.
+    public convenience init(size: Size, theme: Theme, fontFallback: Bool = true) throws(RenderError) {
+        let fonts = try FontLibrary(theme.font, fallback: fontFallback)
+        try self.init(
+            size: size, theme: theme, text: TextSetter(fonts: fonts), fontFallback: fontFallback,
+            images: try ThemeImages(theme: theme))
     }
 
-    /// A renderer for a display of another size with this one's theme, font and decoded
+    /// A renderer for a display of another size with this one's theme, fonts and decoded
     /// images: a new mode reads no file again (the images are only scaled anew).
     public func resized(to size: Size) throws(RenderError) -> SceneRenderer {
-        try SceneRenderer(size: size, theme: theme, font: font, images: images)
+        try SceneRenderer(size: size, theme: theme, text: TextSetter(fonts: text.fonts), fontFallback: fontFallback, images: images)
     }
 
-    private init(size: Size, theme: Theme, font: FontFace, images: ThemeImages) throws(RenderError) {
+    private init(size: Size, theme: Theme, text: TextSetter, fontFallback: Bool, images: ThemeImages) throws(RenderError) {
         let width = Int(size.width.rounded()), height = Int(size.height.rounded())
         buffer = try ShadowBuffer(width: width, height: height)
-        self.font = font
+        self.text = text
+        self.fontFallback = fontFallback
         self.images = images
         _ = try images.backdrop(width: width, height: height, theme: theme)
         guard let context = cairo_create(buffer.surface) else {
@@ -48,7 +53,6 @@ public final class SceneRenderer {
         self.context = context
         self.theme = theme
         tiles = TileGrid(width: width, height: height)
-        cairo_set_font_face(context, font.cairoFace)
         cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
         cairo_set_antialias(context, CAIRO_ANTIALIAS_GRAY)
@@ -61,16 +65,13 @@ public final class SceneRenderer {
     /// Switches to a reloaded config's look. A font or an image that cannot be loaded
     /// leaves the current theme in place. Render the next scene in full afterwards.
     public func setTheme(_ newTheme: Theme) throws(RenderError) {
-        let path = newTheme.fontPath ?? Theme.defaultFontPath
-        let newFont = path == font.path ? font : try FontFace(path: path)
+        let newText = newTheme.font != text.fonts.choice
+            ? TextSetter(fonts: try FontLibrary(newTheme.font, fallback: fontFallback)) : text
         // Images are decoded again even under the same names: a reload is how new files are taken up.
         let newImages = newTheme.imagePaths.isEmpty && images.paths.isEmpty ? images : try ThemeImages(theme: newTheme)
         _ = try newImages.backdrop(width: buffer.width, height: buffer.height, theme: newTheme)
         images = newImages
-        if newFont !== font {
-            font = newFont
-            cairo_set_font_face(context, font.cairoFace)
-        }
+        text = newText
         theme = newTheme
         line = nil
     }
@@ -222,19 +223,25 @@ public final class SceneRenderer {
         let cr = context
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        // Text that overflows the band would fall outside what Damage.between repaints.
+        // The text is fitted inside the band; the clip only guards what Damage.between
+        // repaints against a font whose ink reaches beyond its own line height.
         cairo_new_path(cr)
         cairo_rectangle(cr, band.x, band.y, band.width, band.height)
         cairo_clip(cr)
-        cairo_set_font_size(cr, line.fontSize)
         setSource(line.color)
-        cairo_move_to(cr, line.origin.x, line.origin.y)
-        cairo_show_text(cr, line.text)
+        line.text.draw(cr, at: line.origin)
+    }
+
+    /// How the current message was set, for tests: its font size, lines and characters no
+    /// installed font could draw.
+    public func messageLayout(for message: Message, in metrics: SceneMetrics) -> (fontSize: Double, lines: Int, missingGlyphs: Int) {
+        let line = messageLine(for: message, metrics)
+        return (line.text.fontSize, line.text.lineCount, line.text.missingGlyphs)
     }
 
     private func messageLine(for message: Message, _ metrics: SceneMetrics) -> MessageLine {
         if let line, line.message == message, line.metrics == metrics { return line }
-        let made = MessageLine(message: message, metrics: metrics, theme: theme, context: context)
+        let made = MessageLine(message: message, metrics: metrics, theme: theme, setter: text)
         line = made
         return made
     }
@@ -245,34 +252,28 @@ public final class SceneRenderer {
     }
 }
 
-/// A message's words, size and baseline, laid out once per message.
+/// A message's words, laid out and placed once per message.
 private struct MessageLine {
-    /// Leaves a little air at the band's ends when a long translation has to shrink.
+    /// Leaves a little air at the band's ends and above and below the lines.
     static let widthFraction = 0.92
+    static let heightFraction = 0.9
 
     let message: Message
     let metrics: SceneMetrics
-    let text: [CChar]
+    let text: SetText
     let color: Color
-    let fontSize: Double
     let origin: Point
 
-    /// Measures with `context`'s font face; changes its font size.
-    init(message: Message, metrics: SceneMetrics, theme: Theme, context cr: OpaquePointer) {
+    init(message: Message, metrics: SceneMetrics, theme: Theme, setter: TextSetter) {
         self.message = message
         self.metrics = metrics
         let band = metrics.messageBand
-        text = Array(theme.text(for: message).utf8CString)
         color = theme.textColor(for: message)
-
-        let (size, extents, font) = fitText(cr, text, preferred: metrics.fontSize, width: band.width * Self.widthFraction)
-        fontSize = size
-        // The ink is centred across, but the baseline comes from the font's ascent and
-        // descent, so it stays put when one message replaces another. Whole pixels
-        // keep hinted glyphs crisp.
-        origin = Point(
-            x: (band.center.x - extents.x_bearing - extents.width / 2).rounded(),
-            y: (band.center.y + (font.ascent - font.descent) / 2).rounded()
-        )
+        let width = band.width * Self.widthFraction
+        text = setter.fit(
+            theme.text(for: message), preferred: metrics.fontSize, width: width, height: band.height * Self.heightFraction)
+        // Centred on the band; one line of a font keeps its height from message to message,
+        // so the words stay put when one message replaces another.
+        origin = text.origin(centeredOn: band.center, width: width)
     }
 }
