@@ -21,7 +21,8 @@ import Testing
         let journal = Journal()
         let loop = try EventLoop(signals: [.child])
         let supervisor = HookSupervisor(loop: loop, hooks: hooks, killGrace: .milliseconds(200), wallClock: { 1_764_547_200 }, journal: journal.log)
-        loop.signalHandler = { _ in supervisor.childExited() }
+        // Weak: the supervisor holds the loop, so a strong capture here would be a cycle.
+        loop.signalHandler = { [weak supervisor] _ in supervisor?.childExited() }
         firing(supervisor)
         loop.deadline("test limit") { _ in Issue.record("hooks still running after 10 s") }.due = MonotonicClock.now() + .seconds(10)
         try loop.run(until: { supervisor.isQuiet })
