@@ -98,8 +98,7 @@ public final class ActionSupervisor {
         do {
             action = try runner.start(
                 patternName: plan.patternName, argv: argv, timeout: plan.enforcedTimeout, now: MonotonicClock.now())
-            try loop.watch(action.outputFD, as: "action output") { [unowned self] in pump() }
-            if let exitFD = action.exitFD { try loop.watch(exitFD, as: "action exit") { [unowned self] in pump() } }
+            try action.watch(on: loop, as: "action") { [unowned self] in pump() }
         } catch {
             delegate?.report(.couldNotStart(pattern: plan.patternName, duress: silent, reason: "\(error)"))
             endAction(silent: silent)
@@ -126,18 +125,13 @@ public final class ActionSupervisor {
         } catch {
             delegate?.report(.failed(pattern: action.patternName, reason: "\(error)"))
         }
-        unwatch(action)
+        action.unwatch(from: loop)
         endAction(silent: silent)
     }
 
     private func report(lines: [String], of action: RunningAction, silent: Bool) {
         guard !silent else { return }
         for line in lines { delegate?.report(.output(pattern: action.patternName, line: line)) }
-    }
-
-    private func unwatch(_ action: RunningAction) {
-        loop.unwatch(action.outputFD)
-        if let exitFD = action.exitFD { loop.unwatch(exitFD) }
     }
 
     private func endAction(silent: Bool) {

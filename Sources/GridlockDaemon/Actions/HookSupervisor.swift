@@ -114,8 +114,7 @@ public final class HookSupervisor {
             patternName: "on \(event.rawValue)", process: process,
             deadline: now + (hook.timeout ?? .seconds(86_400 * 365)), killGrace: killGrace)
         do {
-            try loop.watch(action.outputFD, as: "hook output") { [unowned self] in pump(event) }
-            if let exitFD = action.exitFD { try loop.watch(exitFD, as: "hook exit") { [unowned self] in pump(event) } }
+            try action.watch(on: loop, as: "hook") { [unowned self] in pump(event) }
         } catch {
             log(.error, event, "cannot watch its process: \(error); stopping it")
             try? action.terminate(now: now)
@@ -148,8 +147,7 @@ public final class HookSupervisor {
         } catch {
             log(.error, event, "\(error)")
         }
-        loop.unwatch(action.outputFD)
-        if let exitFD = action.exitFD { loop.unwatch(exitFD) }
+        action.unwatch(from: loop)
         running[event] = nil
         rearmTimeout()
         if let facts = waiting.removeValue(forKey: event), let hook = hooks[event] { start(event, hook, facts) }

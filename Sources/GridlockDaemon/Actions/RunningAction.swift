@@ -89,6 +89,25 @@ public final class RunningAction {
         try process.tryWait()
     }
 
+    /// Watches its output and its exit (pidfd, where the kernel has them) on `loop`, both
+    /// handled by `handler` and counted as `<cause> output` and `<cause> exit`. If the
+    /// second cannot be watched, the first is not left watched either.
+    func watch(on loop: EventLoop, as cause: String, _ handler: @escaping () -> Void) throws(SystemCallError) {
+        try loop.watch(outputFD, as: "\(cause) output", handler)
+        guard let exitFD else { return }
+        do {
+            try loop.watch(exitFD, as: "\(cause) exit", handler)
+        } catch {
+            loop.unwatch(outputFD)
+            throw error
+        }
+    }
+
+    func unwatch(from loop: EventLoop) {
+        loop.unwatch(outputFD)
+        if let exitFD { loop.unwatch(exitFD) }
+    }
+
     /// For the loop's own policy, e.g. stopping what a finished action left behind.
     public func signalGroup(_ signal: Signal) throws(SystemCallError) {
         try process.signalGroup(signal)

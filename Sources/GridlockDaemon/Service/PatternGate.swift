@@ -11,16 +11,20 @@ public final class PatternGate {
     private let wallClock: () -> WallTime
 
     public init(config: GridlockConfig, state: StateFile, wallClock: @escaping () -> WallTime) {
-        patterns = Dictionary(config.patterns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        trustUnsynchronisedClock = config.security.trustUnsynchronisedClock
+        (patterns, trustUnsynchronisedClock) = Self.rules(of: config)
         self.state = state
         self.wallClock = wallClock
     }
 
     /// A reloaded configuration.
     public func update(_ config: GridlockConfig) {
-        patterns = Dictionary(config.patterns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        trustUnsynchronisedClock = config.security.trustUnsynchronisedClock
+        (patterns, trustUnsynchronisedClock) = Self.rules(of: config)
+    }
+
+    /// The loader refuses a name used twice, so the first of each name is the only one.
+    private static func rules(of config: GridlockConfig) -> ([String: PatternEntry], Bool) {
+        (Dictionary(config.patterns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
+         config.security.trustUnsynchronisedClock)
     }
 
     /// What the lock machine is told of a verification that matched `name` (nil: none).
