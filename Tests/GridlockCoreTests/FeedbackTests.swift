@@ -61,6 +61,19 @@ struct FeedbackTests {
         #expect(player.timerFired(at: t0 + .seconds(2)) == nil)
     }
 
+    @Test("a step is timed from the moment its tone was written, not from when it was asked for")
+    func stepsRunFromTheWrite() {
+        var player = TonePlayer()
+        #expect(player.play(FeedbackSounds.standard.wrong, at: t0) == 220)
+        player.toneWritten(at: t0 + .microseconds(130))
+        #expect(player.deadline == t0 + .milliseconds(350) + .microseconds(130))
+        #expect(player.timerFired(at: t0 + .milliseconds(350)) == nil)
+        #expect(player.timerFired(at: t0 + .milliseconds(350) + .microseconds(130)) == 0)
+        // Silent: a late note of a write changes nothing.
+        player.toneWritten(at: t0 + .seconds(1))
+        #expect(player.deadline == nil)
+    }
+
     @Test("a new sound cuts the one playing; an empty (off) sound leaves it alone")
     func newSoundCuts() {
         var player = TonePlayer()

@@ -10,6 +10,8 @@ public struct TonePlayer: Sendable {
     public private(set) var deadline: Instant?
     /// The tone last set (0: silent), so that a rest after silence writes nothing.
     public private(set) var sounding = 0
+    /// How long the current step lasts, for `toneWritten(at:)`.
+    private var stepDuration: Duration?
 
     public init() {}
 
@@ -27,20 +29,29 @@ public struct TonePlayer: Sendable {
         return next(at: now)
     }
 
+    /// The tone just asked for was written at `now`, a little after the time it was asked
+    /// for: its step lasts from here, so no tone ends early.
+    public mutating func toneWritten(at now: Instant) {
+        if let stepDuration { deadline = now + stepDuration }
+    }
+
     /// Silence now (the daemon stops, the beeper went away).
     public mutating func stop() -> Int? {
         queue = []
         deadline = nil
+        stepDuration = nil
         return set(0)
     }
 
     private mutating func next(at now: Instant) -> Int? {
         guard !queue.isEmpty else {
             deadline = nil
+            stepDuration = nil
             return set(0)
         }
         let step = queue.removeFirst()
         deadline = now + step.duration
+        stepDuration = step.duration
         return set(step.hertz)
     }
 

@@ -24,7 +24,7 @@ final class FeedbackPlayer {
             beeper?.handleReadable(descriptor, now: MonotonicClock.now())
         }
         step.onFire { [unowned self] now in
-            if let hertz = player.timerFired(at: now) { beeper?.sound(hertz: hertz, now: now) }
+            if let hertz = player.timerFired(at: now) { write(hertz, now: now) }
             step.due = player.deadline
         }
         rescan.onFire { [unowned self] now in
@@ -57,7 +57,7 @@ final class FeedbackPlayer {
         cues = []
         // Without a device nothing is sequenced: no deadline wakes the loop for a silent tone.
         if let beeper, beeper.devicePath != nil, let hertz = player.play(steps, at: now) {
-            beeper.sound(hertz: hertz, now: now)
+            write(hertz, now: now)
         }
         step.due = player.deadline
         sync()
@@ -69,6 +69,13 @@ final class FeedbackPlayer {
         step.due = nil
         beeper?.close()
         hotplug.removeAll()
+    }
+
+    /// Sets the tone; its step is timed from the write, not from `now`, which was read
+    /// before it (a tone must never end early).
+    private func write(_ hertz: Int, now: Instant) {
+        beeper?.sound(hertz: hertz, now: now)
+        player.toneWritten(at: MonotonicClock.now())
     }
 
     private func sync() {
