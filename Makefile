@@ -29,7 +29,9 @@ TEST_PACKAGES += mmdebstrap e2fsprogs
 
 # `make deb`: Debian's packaging tools. The version is debian/changelog's first line, the
 # only place it is written.
-DEB_PACKAGES := debhelper dpkg-dev lintian fakeroot help2man
+# dpkg-checkbuilddeps always asks for build-essential, which a machine with only the Swift
+# toolchain may lack.
+DEB_PACKAGES := build-essential debhelper dpkg-dev lintian fakeroot help2man
 VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 DEB_ARCH = $(shell dpkg --print-architecture)
 DEB_BASE = dist/gridlock_$(VERSION)_$(DEB_ARCH)

@@ -2,11 +2,10 @@ import CSodium
 import GridlockDaemon
 
 extension FuzzTargets {
-    /// The `[pattern] hash=` value: the config's check, then `PatternHasher`'s PHC check
-    /// (`isWellFormedArgon2idHash`, which `verify` relies on). A string that passes the PHC
-    /// check must pass the config's, and must be one libsodium itself can read: otherwise its
-    /// pattern could never match. Asked with `crypto_pwhash_str_needs_rehash`, which parses
-    /// the string without hashing anything.
+    /// The `[pattern] hash=` value: the config accepts exactly what `PatternHasher`'s PHC
+    /// check (`isWellFormedArgon2idHash`, which `verify` relies on) accepts, and each of
+    /// those must be a string libsodium itself can read, or its pattern could never match.
+    /// Asked with `crypto_pwhash_str_needs_rehash`, which parses without hashing anything.
     static let argon2Hash = FuzzTarget(
         name: "argon2-hash",
         summary: "the PHC check of `hash=` values against libsodium's own parser: a hash we accept, libsodium can verify against",
@@ -14,8 +13,11 @@ extension FuzzTargets {
         run: { bytes throws(FuzzFinding) in
             let text = String(decoding: bytes, as: UTF8.self)
             let configAccepts = FuzzSeams.configHash(text) != nil
-            guard PatternHasher.isWellFormedArgon2idHash(text) else { return }
-            try require(configAccepts, "the config refuses the well-formed hash \(quoted(text.utf8))")
+            let wellFormed = PatternHasher.isWellFormedArgon2idHash(text)
+            try require(configAccepts == wellFormed, configAccepts
+                ? "the config accepts \(quoted(text.utf8)), which verify would never match"
+                : "the config refuses the well-formed hash \(quoted(text.utf8))")
+            guard wellFormed else { return }
             let parsed = text.withCString { crypto_pwhash_str_needs_rehash($0, 1, 8192) }
             try require(parsed != -1, "\(quoted(text.utf8)) passes the PHC check, but libsodium cannot read it")
         },

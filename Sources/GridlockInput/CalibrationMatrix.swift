@@ -14,19 +14,26 @@ public struct CalibrationMatrix: Hashable, Sendable, CustomStringConvertible {
 
     public static let identity = CalibrationMatrix(unchecked: [1, 0, 0, 0, 1, 0])
 
-    /// Refuses non-finite entries and a singular linear part, which would put every
-    /// touch on one line or point: always a typing mistake, never a calibration.
+    /// No entry larger: it would move a touch a thousand panel widths; no real mounting does.
+    public static let largestEntry = 1_000.0
+    /// A smaller determinant shrinks the whole panel to under a millionth of the screen.
+    public static let smallestDeterminant = 1e-6
+
+    /// Refuses non-finite or huge entries and a singular or nearly singular linear part,
+    /// which would put every touch on one line or point: always a typing mistake, never a
+    /// calibration.
     public init(a: Double, b: Double, c: Double, d: Double, e: Double, f: Double) throws(CalibrationError) {
         try self.init(values: [a, b, c, d, e, f])
     }
 
     public init(values: [Double]) throws(CalibrationError) {
         guard values.count == 6 else { throw .wrongCount(values.count, text: nil) }
-        for (index, value) in values.enumerated() where !value.isFinite {
-            throw .notFinite(String(value), position: index + 1)
+        for (index, value) in values.enumerated() {
+            guard value.isFinite else { throw .notFinite(String(value), position: index + 1) }
+            guard abs(value) <= Self.largestEntry else { throw .tooLarge(String(value), position: index + 1) }
         }
         self.init(unchecked: values)
-        guard a * e - b * d != 0 else { throw .singular(description) }
+        guard abs(a * e - b * d) >= Self.smallestDeterminant else { throw .singular(description) }
     }
 
     /// Six numbers separated by blanks, `a b c d e f`, as in LIBINPUT_CALIBRATION_MATRIX.
@@ -62,6 +69,7 @@ public enum CalibrationError: Error, Hashable, CustomStringConvertible {
     case wrongCount(Int, text: String?)
     case notANumber(String, position: Int)
     case notFinite(String, position: Int)
+    case tooLarge(String, position: Int)
     case singular(String)
 
     public var description: String {
@@ -73,8 +81,10 @@ public enum CalibrationError: Error, Hashable, CustomStringConvertible {
             "calibration number \(position) `\(token)` is not a number"
         case .notFinite(let token, let position):
             "calibration number \(position) `\(token)` is not finite"
+        case .tooLarge(let token, let position):
+            "calibration number \(position) `\(token)` is beyond ±\(Int(CalibrationMatrix.largestEntry)): it would move a touch that many panel widths"
         case .singular(let matrix):
-            "calibration matrix `\(matrix)` is singular (a*e - b*d = 0): every touch would land on one line"
+            "calibration matrix `\(matrix)` is singular or nearly so (|a*e - b*d| < \(CalibrationMatrix.smallestDeterminant)): every touch would land on one line or point"
         }
     }
 }

@@ -54,7 +54,7 @@ let benchCommand = Command(
 
     if json {
         for (look, r) in results {
-            print(JSONValue.object([
+            printEscaped(JSONValue.object([
                 ("size", .string("\(Int(r.size.width))x\(Int(r.size.height))")),
                 ("look", .string(look)),
                 ("frames", .int(BenchScene.moves)),
@@ -82,28 +82,28 @@ let benchCommand = Command(
             fields.append(("peer_peak_rss_kib", .int(peer.peakKiB)))
             fields.append(("peer_loop_cpu_ms", .double(peer.loopCPUMilliseconds, decimals: 3)))
         }
-        print(JSONValue.object(fields))
+        printEscaped(JSONValue.object(fields))
     } else {
-        print("pattern-lock frame, \(BenchScene.moves) frames per size (times in ms)")
-        print("size              full total   p50      p99    | damage total  p50      p99    | damaged area")
+        printEscaped("pattern-lock frame, \(BenchScene.moves) frames per size (times in ms)")
+        printEscaped("size              full total   p50      p99    | damage total  p50      p99    | damaged area")
         for (look, r) in results {
             let size = "\(Int(r.size.width))x\(Int(r.size.height))" + (look == "plain" ? "" : " \(look)")
-            print(
+            printEscaped(
                 size.padding(18) + fixedDecimal(r.full.total, decimals: 1).padding(13)
                     + fixedDecimal(r.full.p50, decimals: 3).padding(9) + fixedDecimal(r.full.p99, decimals: 3).padding(7)
                     + "| " + fixedDecimal(r.damageOnly.total, decimals: 1).padding(14)
                     + fixedDecimal(r.damageOnly.p50, decimals: 3).padding(9) + fixedDecimal(r.damageOnly.p99, decimals: 3).padding(7)
                     + "| " + fixedDecimal(r.damagedFraction * 100, decimals: 2) + " %")
         }
-        print("gridlockd at 1920x1080, headless, medians of \(runs) runs:")
-        print("  start to first frame: \(fixedDecimal(daemon.startMilliseconds, decimals: 2)) ms")
-        print("  peak RSS: \(daemon.peakKiB) KiB (at the first frame: \(daemon.anonymousKiB) KiB anonymous, \(daemon.fileKiB) KiB file-backed, \(daemon.sharedKiB) KiB shared)")
-        print("  CPU per stroke (\(BenchScene.moves) moves through the loop, \(daemon.strokeFrames) frames): \(fixedDecimal(daemon.strokeCPUMilliseconds, decimals: 2)) ms")
+        printEscaped("gridlockd at 1920x1080, headless, medians of \(runs) runs:")
+        printEscaped("  start to first frame: \(fixedDecimal(daemon.startMilliseconds, decimals: 2)) ms")
+        printEscaped("  peak RSS: \(daemon.peakKiB) KiB (at the first frame: \(daemon.anonymousKiB) KiB anonymous, \(daemon.fileKiB) KiB file-backed, \(daemon.sharedKiB) KiB shared)")
+        printEscaped("  CPU per stroke (\(BenchScene.moves) moves through the loop, \(daemon.strokeFrames) frames): \(fixedDecimal(daemon.strokeCPUMilliseconds, decimals: 2)) ms")
         if let peer = daemon.peer {
-            print("peer at 1920x1080, same rounds: peak RSS \(peer.peakKiB) KiB, loop CPU \(fixedDecimal(peer.loopCPUMilliseconds, decimals: 2)) ms")
-            print("  gridlockd's peak RSS is \(fixedDecimal(Double(daemon.peakKiB) / Double(max(1, peer.peakKiB)), decimals: 2)) times the peer's")
+            printEscaped("peer at 1920x1080, same rounds: peak RSS \(peer.peakKiB) KiB, loop CPU \(fixedDecimal(peer.loopCPUMilliseconds, decimals: 2)) ms")
+            printEscaped("  gridlockd's peak RSS is \(fixedDecimal(Double(daemon.peakKiB) / Double(max(1, peer.peakKiB)), decimals: 2)) times the peer's")
         }
-        print("input event to scan-out: not measured here (no display); see docs/performance.md")
+        printEscaped("input event to scan-out: not measured here (no display); see docs/performance.md")
     }
     return 0
 }

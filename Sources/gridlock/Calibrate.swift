@@ -40,15 +40,15 @@ let calibrateCommand = Command(
     case .refused(let error):
         throw CommandError("calibration refused: \(error)\nNothing written; run it again and tap the centre of each cross.")
     case .fitted(let fit, let rotation):
-        print("calibration=\(fit.configValue)")
-        print("residual error: \(fixedDecimal(fit.rmsErrorPixels, decimals: 2)) px RMS, \(fixedDecimal(fit.maxErrorPixels, decimals: 2)) px worst (display rotation \(rotation.degrees))")
+        printEscaped("calibration=\(fit.configValue)")
+        printEscaped("residual error: \(fixedDecimal(fit.rmsErrorPixels, decimals: 2)) px RMS, \(fixedDecimal(fit.maxErrorPixels, decimals: 2)) px worst (display rotation \(rotation.degrees))")
         guard !dryRun else { return 0 }
         let path = "\(configPath).d/40-calibration.conf"
         let text = "# Written by gridlock calibrate (residual \(fixedDecimal(fit.rmsErrorPixels, decimals: 2)) px RMS).\n[touch]\ncalibration=\(fit.configValue)\n"
         try Directory.create("\(configPath).d")
         try AtomicFile.write(Array(text.utf8), to: path, mode: 0o644)
         Journal.log(.notice, "gridlock calibrate: wrote \(path) (residual \(fixedDecimal(fit.rmsErrorPixels, decimals: 2)) px RMS)")
-        print("wrote \(path); restart gridlockd to use it (systemctl restart gridlockd)")
+        printEscaped("wrote \(path); restart gridlockd to use it (systemctl restart gridlockd)")
         return 0
     }
 }

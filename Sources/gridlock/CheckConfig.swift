@@ -26,7 +26,7 @@ let checkConfigCommand = Command(
     for diagnostic in check.diagnostics { printError(diagnostic.description) }
     for warning in check.warnings { printError("warning: \(warning)") }
     if check.isValid {
-        print(Journal.escaped("\(check.files.joined(separator: ", ")): OK"))
+        printEscaped("\(check.files.joined(separator: ", ")): OK")
         return 0
     }
     printError("\(check.diagnostics.count) problem(s) found")

@@ -37,12 +37,12 @@ let demoCommand = Command(
     try Directory.create(framesDirectory)
     removeFrames(in: framesDirectory)
 
-    print("gridlock demo: replaying \(recordingPath)")
-    print("  with \(configPath) (\(config.patterns.count) enrolled pattern(s), grid \(config.grid.shape))")
+    printEscaped("gridlock demo: replaying \(recordingPath)")
+    printEscaped("  with \(configPath) (\(config.patterns.count) enrolled pattern(s), grid \(config.grid.shape))")
     var lines: [String] = []
     var scenes: [Scene] = []
     var options = ReplayRunner.Options(config: config, recording: recording, framesDirectory: framesDirectory) { line in
-        print(line)
+        printEscaped(line)
         lines.append(line)
     }
     options.onPresent = { scenes.append($0) }
@@ -56,7 +56,7 @@ let demoCommand = Command(
     }
     let sheet = try ContactSheet(columns: 4, thumbnailSize: 300).compose(entries)
     try PNGFile.write(sheet, to: "\(out)/summary.png")
-    print("wrote \(scenes.count) frames to \(framesDirectory)/, \(out)/outcomes.jsonl and \(out)/summary.png (\(keys.count) key frames)")
+    printEscaped("wrote \(scenes.count) frames to \(framesDirectory)/, \(out)/outcomes.jsonl and \(out)/summary.png (\(keys.count) key frames)")
     return 0
 }
 

@@ -25,10 +25,10 @@ let devicesCommand = Command(
     let configPath = try arguments.option("--config")
     try arguments.finish()
     let config = try configPath.map { try ConfigLoader.load(path: $0).config } ?? GridlockConfig()
-    print("Touch input (\(directory))")
-    print(InputDeviceReport.text(directory: directory), terminator: "")
-    print("")
-    print("Displays (/dev/dri)")
-    print(config.displayDeviceReport(), terminator: "")
+    printEscaped("Touch input (\(directory))")
+    printEscaped(InputDeviceReport.text(directory: directory), terminator: "")
+    printEscaped("")
+    printEscaped("Displays (/dev/dri)")
+    printEscaped(config.displayDeviceReport(), terminator: "")
     return 0
 }

@@ -42,7 +42,8 @@ let enrollCommand = Command(
     var keys: [(String, String)] = []
     if let uses = try arguments.integer("--uses", in: 1...1_000_000) { keys.append(("uses", String(uses))) }
     for key in ["valid", "valid-from", "valid-until"] {
-        if let value = try arguments.option("--\(key)") { keys.append((key, value)) }
+        let value = try arguments.option("--\(key)") { text throws(PatternKeyProblem) in try Enrollment.checkPatternKey(key, text) }
+        if let value { keys.append((key, value)) }
     }
     try arguments.finish()
     guard Enrollment.isValidName(name) else {
@@ -83,6 +84,6 @@ let enrollCommand = Command(
     let path = try Enrollment.store(name: name, hash: hash, exec: exec, grid: config.grid.shape, keys: keys, configPath: configPath)
     Journal.log(.notice, "gridlock enroll: pattern \(name) (\(pattern.count) nodes) stored in \(path) by uid \(ProcessIdentity.realUser)")
     let daemons = Enrollment.reloadRunningDaemons()
-    print("enrolled pattern \(name) (\(pattern.count) nodes) in \(path)" + (daemons.isEmpty ? "" : "; gridlockd reloaded"))
+    printEscaped("enrolled pattern \(name) (\(pattern.count) nodes) in \(path)" + (daemons.isEmpty ? "" : "; gridlockd reloaded"))
     return 0
 }

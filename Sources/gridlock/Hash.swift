@@ -34,6 +34,9 @@ let hashCommand = Command(
     let exec = try arguments.option("--exec") { text throws(ArgvError) in _ = try ArgvSplitter.split(text) }
     let benchmark = arguments.flag("--benchmark")
     try arguments.finish()
+    guard Enrollment.isValidName(name) else {
+        throw UsageError(option: "--name", value: name, expected: "1 to 64 of A-Z a-z 0-9 _ . -", command: arguments.command)
+    }
 
     var config = GridlockConfig()
     if let configPath { config = try ConfigLoader.load(path: configPath).config }
@@ -62,10 +65,10 @@ let hashCommand = Command(
     let message = pattern.hashMessage(shape: config.grid.shape)
     let hash = try hasher.hash(message: message, cost: cost)
 
-    print("[pattern \(name)]")
-    print("grid=\(config.grid.shape)")
-    print("hash=\(hash)")
-    if let exec { print("exec=\(exec)") }
+    printEscaped("[pattern \(name)]")
+    printEscaped("grid=\(config.grid.shape)")
+    printEscaped("hash=\(hash)")
+    if let exec { printEscaped("exec=\(exec)") }
     if benchmark {
         var samples: [Double] = []
         for _ in 0..<5 {

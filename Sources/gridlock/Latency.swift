@@ -36,7 +36,7 @@ let latencyCommand = Command(
         let value = Dictionary(figures.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
         let all = (value["inputs"] ?? 0) + (value["unmeasured"] ?? 0)
         fields.append(("on_time", .double(all == 0 ? 0 : Double(value["vblank+1"] ?? 0) / Double(all), decimals: 4)))
-        print(JSONValue.object(fields))
+        printEscaped(JSONValue.object(fields))
     }
     return found > 0 ? 0 : 1
 }

@@ -43,7 +43,7 @@ let patternsCommand = Command(
         let lastText = saved == nil ? "unknown" : last.map { SystemWallClock.local(epochSeconds: $0).description } ?? "never"
         let when = pattern.limits.schedule.description
         if json {
-            print(JSONValue.object([
+            printEscaped(JSONValue.object([
                 ("name", .string(pattern.name)), ("duress", .bool(pattern.duress)),
                 ("uses", pattern.limits.uses.map { .int($0) } ?? .null), ("used", used.map { .int($0) } ?? .null),
                 ("last-opened", last.map { .string(SystemWallClock.local(epochSeconds: $0).description) } ?? .null),
@@ -54,7 +54,7 @@ let patternsCommand = Command(
         }
     }
     if !json {
-        if config.patterns.isEmpty { print("no [pattern] is enrolled (gridlock enroll)") }
+        if config.patterns.isEmpty { printEscaped("no [pattern] is enrolled (gridlock enroll)") }
         else { printTable(rows) }
     }
     return 0
@@ -63,7 +63,7 @@ let patternsCommand = Command(
 private func printTable(_ rows: [[String]]) {
     let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
     for row in rows {
-        print(row.enumerated().map { index, cell in
+        printEscaped(row.enumerated().map { index, cell in
             index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
         }.joined(separator: "  "))
     }

@@ -23,7 +23,7 @@ let pixelCommand = Command(
         guard (0..<image.width).contains(x), (0..<image.height).contains(y) else {
             throw CommandError("\(point) is outside the \(image.width)x\(image.height) image")
         }
-        print("\(x),\(y) \(image.pixel(x: x, y: y))")
+        printEscaped("\(x),\(y) \(image.pixel(x: x, y: y))")
     }
     return 0
 }

@@ -52,7 +52,7 @@ let renderCommand = Command(
     let renderer = try SceneRenderer(size: frame, theme: config.theme)
     renderer.render(scene, damage: nil)
     try PNGFile.write(renderer.buffer, to: out)
-    print("\(out): \(Int(frame.width))x\(Int(frame.height)), \(state.rawValue)")
+    printEscaped("\(out): \(Int(frame.width))x\(Int(frame.height)), \(state.rawValue)")
     return 0
 }
 

@@ -35,7 +35,7 @@ let replayCommand = Command(
     // Streamed: a recording of millions of frames is replayed in constant memory.
     let events = try EvemuFileStream(path: recordingPath)
     if let frames { try Directory.create(frames) }
-    let runner = try ReplayRunner(.init(config: config, events: events, framesDirectory: frames) { print($0) })
+    let runner = try ReplayRunner(.init(config: config, events: events, framesDirectory: frames) { printEscaped($0) })
     try runner.run()
     return 0
 }

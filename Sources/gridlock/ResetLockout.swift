@@ -40,6 +40,6 @@ let resetLockoutCommand = Command(
     Journal.log(.notice, "gridlock reset-lockout: failure count in \(path) cleared by \(who)")
     let daemons = ProcessTable.processes(named: "gridlockd")
     for pid in daemons { Signal.hangUp.send(to: pid) }
-    print("cleared \(path)" + usesNote + (daemons.isEmpty ? "; no running gridlockd found" : "; told gridlockd (pid \(daemons.map(String.init).joined(separator: ", "))) to reload"))
+    printEscaped("cleared \(path)" + usesNote + (daemons.isEmpty ? "; no running gridlockd found" : "; told gridlockd (pid \(daemons.map(String.init).joined(separator: ", "))) to reload"))
     return 0
 }

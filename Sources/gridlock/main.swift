@@ -32,7 +32,7 @@ extension String {
 func main() -> Int32 {
     var rest = Array(CommandLine.arguments.dropFirst())
     guard let name = rest.first, name != "--help", name != "-h", name != "help" else {
-        print(overview)
+        printEscaped(overview)
         return rest.isEmpty ? 64 : 0
     }
     rest.removeFirst()
@@ -42,7 +42,7 @@ func main() -> Int32 {
     }
     var arguments = Arguments(rest, command: "gridlock \(name)")
     if arguments.flag("--help") || arguments.flag("-h") {
-        print(command.usage)
+        printEscaped(command.usage)
         return 0
     }
     do {
@@ -54,6 +54,13 @@ func main() -> Int32 {
         printError("gridlock \(name): \(error)")
         return 1
     }
+}
+
+/// Everything gridlock prints to standard output: a device's name comes from its
+/// firmware, a file name or a config value from anyone who could write one, and escape
+/// sequences in them must not reach the terminal raw (lines and tabs are kept).
+func printEscaped(_ item: Any = "", terminator: String = "\n") {
+    print(Journal.escaped(String(describing: item), keepingLines: true), terminator: terminator)
 }
 
 /// Escape sequences in a value or file name must not reach the terminal raw.

@@ -185,6 +185,20 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["attempts"])
     }
 
+    @Test("a checksummed count beyond nine digits reads as the most, locked out for the longest delay")
+    func anAbsurdCountIsTheLongestLockout() throws {
+        for (count, lockout) in [("1000000000", 0), ("999999999999999999", 0), ("4294967296", 1)] {
+            let covered = Array("gridlock-attempts 2\nfailures=\(count)\nlockout=\(lockout)\n".utf8)
+            let crc = String(CRC32.checksum(covered), radix: 16)
+            let bytes = covered + Array("crc32=\(String(repeating: "0", count: 8 - crc.count) + crc)\n".utf8)
+            let saved = try AttemptFileFormat.decode(bytes).get()
+            #expect(saved.attempts == AttemptState(failures: AttemptState.maximumFailures, lockoutPending: true))
+        }
+        let schedule = try LockoutSchedule(text: "0,0,30,3600")
+        let most = AttemptState(failures: AttemptState.maximumFailures, lockoutPending: true)
+        #expect(schedule.delay(afterFailures: most.failures) == .seconds(3600))
+    }
+
     // MARK: Version 2: the uses of patterns
 
     static let doorHash = "$argon2id$v=19$m=8,t=1,p=1$ZG9vcmRvb3I$ZG9vcmhhc2hkb29yaGFzaA"

@@ -28,6 +28,8 @@ struct ConfigErrorTests {
         Broken("bad-schedule.conf", 2, "[lockout] schedule: 'soon' is not a delay; use android, none, or whole seconds joined by commas (e.g. 0,0,0,0,30,60)"),
         Broken("missing-hash.conf", 4, "[pattern door] has no hash= (every pattern needs its argon2id hash; make one with 'gridlock hash')"),
         Broken("malformed-hash.conf", 2, "[pattern door] hash: expected an argon2id hash starting with $argon2id$ (make one with 'gridlock hash'), got '$argon2i$v=1…'"),
+        Broken("garbage-hash.conf", 2, "[pattern door] hash: malformed argon2id hash '$argon2id$ga…': expected $argon2id$v=19$m=KIB,t=PASSES,p=1$SALT$KEY with a cost libsodium accepts, a salt of at least 8 and a key of at least 16 bytes in unpadded base64 (copy it whole from 'gridlock hash'); this pattern could never match"),
+        Broken("short-key-hash.conf", 2, "[pattern door] hash: malformed argon2id hash '$argon2id$v=…': expected $argon2id$v=19$m=KIB,t=PASSES,p=1$SALT$KEY with a cost libsodium accepts, a salt of at least 8 and a key of at least 16 bytes in unpadded base64 (copy it whole from 'gridlock hash'); this pattern could never match"),
         Broken("duplicate-key.conf", 4, "[display] rotation is set twice in this file (first on line 2)"),
         Broken("line-too-long.conf", 2, "line longer than 198 characters (bytes); shorten it"),
         Broken("syntax-error.conf", 3, "expected 'key=value', a [section] header, or a comment starting with ';' or '#'"),

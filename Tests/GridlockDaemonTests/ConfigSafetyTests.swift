@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import GridlockCore
 import GridlockDisplay
+import LinuxSys
 import Testing
 @testable import GridlockDaemon
 
@@ -84,6 +85,44 @@ import Testing
         #expect(found.first?.message.contains("replace the configuration files") == true)
     }
 
+    @Test("an empty drop-in folder writable by others is refused: the next reload would read what is put there")
+    func anEmptyWorldWritableDropInFolderIsRefused() throws {
+        let folder = try ConfigFixtures.scratch(["gridlock.conf": "[display]\nbackend=png\noutput-dir=/tmp\n[lockout]\nstate-file=state/attempts\n"])
+        defer { ConfigFixtures.remove(folder) }
+        chmod("\(folder)/gridlock.conf", 0o600)
+        chmod(folder, 0o755)
+        try FileManager.default.createDirectory(atPath: "\(folder)/gridlock.conf.d", withIntermediateDirectories: false)
+        chmod("\(folder)/gridlock.conf.d", 0o777)
+        let found = problems(folder)
+        #expect(found.map(\.location.file) == ["\(folder)/gridlock.conf.d"])
+        #expect(found.first?.message.contains("chmod go-w") == true)
+    }
+
+    @Test("a state file writable by others is refused, as its directory would be")
+    func anUnsafeStateFileIsRefused() throws {
+        let folder = try makeSetup()
+        defer { ConfigFixtures.remove(folder) }
+        try AtomicFile.write(AttemptFileFormat.encode(AttemptState.clean), to: "\(folder)/state/attempts", mode: 0o600)
+        #expect(problems(folder).isEmpty)
+        chmod("\(folder)/state/attempts", 0o666)
+        let found = problems(folder)
+        #expect(found.map(\.location.file) == ["\(folder)/state/attempts"])
+        #expect(found.first?.message.contains("chmod 0600") == true && found.first?.message.contains("reset the failure count") == true)
+    }
+
+    @Test("a FIFO as the replay recording is a FILE error, never a hang")
+    func aFIFORecordingIsRefused() throws {
+        let folder = try makeSetup()
+        defer { ConfigFixtures.remove(folder) }
+        try #require(mkfifo("\(folder)/touch.evemu", 0o600) == 0)
+        try "[touch]\nbackend=replay\ndevice=\(folder)/touch.evemu\n".write(
+            toFile: "\(folder)/gridlock.conf.d/70-touch.conf", atomically: true, encoding: .utf8)
+        chmod("\(folder)/gridlock.conf.d/70-touch.conf", 0o600)
+        let found = problems(folder)
+        #expect(found.map(\.location.file) == ["\(folder)/touch.evemu"])
+        #expect(found.first?.message.contains("FIFO") == true, "\(found)")
+    }
+
     @Test func aFileOwnedBySomeoneElseIsRefused() throws {
         let folder = try makeSetup()
         defer { ConfigFixtures.remove(folder) }
@@ -109,17 +148,18 @@ import Testing
         #expect(found.first?.message.contains("owned by uid 65534") == true)
     }
 
-    @Test("a singular or underflowing calibration matrix is a config error at its line")
+    @Test("a singular, nearly singular, underflowing or huge calibration matrix is a config error at its line")
     func singularCalibrationIsRefused() throws {
         let folder = try makeSetup()
         defer { ConfigFixtures.remove(folder) }
-        for matrix in ["1 2 0 2 4 0", "1e-300 0 0 0 1e-300 0"] {
+        for (matrix, reason) in [("1 2 0 2 4 0", "singular"), ("1e-300 0 0 0 1e-300 0", "singular"), ("1e-4 0 0 0 1e-4 0", "nearly so"),
+                                 ("1e200 0 0 0 1e200 0", "beyond ±1000")] {
             try "[touch]\ncalibration=\(matrix)\n".write(
                 toFile: "\(folder)/gridlock.conf.d/70-touch.conf", atomically: true, encoding: .utf8)
             chmod("\(folder)/gridlock.conf.d/70-touch.conf", 0o600)
             let found = problems(folder)
             #expect(found.map(\.location.description) == ["\(folder)/gridlock.conf.d/70-touch.conf:2"], "\(matrix)")
-            #expect(found.first?.message.contains("singular") == true, "\(found)")
+            #expect(found.first?.message.contains(reason) == true, "\(found)")
         }
     }
 

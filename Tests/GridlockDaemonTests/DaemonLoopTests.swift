@@ -183,11 +183,14 @@ final class DaemonLoopTests {
         // A regular file where the state directory should be: every write fails (ENOTDIR), even as root.
         try AtomicFile.write(Array("not a directory\n".utf8), to: "\(directory)/state", mode: 0o600)
         config.lockout.stateFile = "\(directory)/state/attempts"
+        config.hooks = [.tamper: envHook(.tamper)]
         let run = try runDaemon(
             config: config, frames: "\(directory)/frames", stroke: [1, 2, 3, 6, 9], stopAfter: .milliseconds(400))
         #expect(run.outcomes == [.lock(.notRecorded(nodes: 5))])
         #expect(run.scenes.contains { $0.message == .cannotRecord })
         #expect(!run.scenes.contains { $0.message == .success })
+        let tamper = try #require(hookEnvironment(.tamper), "[on tamper] ran")
+        #expect(tamper["GRIDLOCK_REASON"] == "attempts-not-recorded")
     }
 
     @Test("gridlockd and gridlock replay give the same outcomes for the same recording, duress included")

@@ -248,9 +248,14 @@ enum ConfigValues {
         do throws(LockoutScheduleError) { return try LockoutSchedule(text: text) } catch { throw ValueProblem(error.description) }
     }
 
+    /// The whole PHC string, as `verify` will read it: a hash that passes here can match.
     static func argon2Hash(_ text: String) throws(ValueProblem) -> String {
-        guard text.hasPrefix("$argon2id$"), text.count > "$argon2id$".count else {
+        guard text.hasPrefix("$argon2id$") else {
             throw ValueProblem("expected an argon2id hash starting with $argon2id$ (make one with 'gridlock hash'), got '\(abbreviated(text))'")
+        }
+        guard PatternHasher.isWellFormedArgon2idHash(text) else {
+            throw ValueProblem(
+                "malformed argon2id hash '\(abbreviated(text))': expected $argon2id$v=19$m=KIB,t=PASSES,p=1$SALT$KEY with a cost libsodium accepts, a salt of at least 8 and a key of at least 16 bytes in unpadded base64 (copy it whole from 'gridlock hash'); this pattern could never match")
         }
         return text
     }

@@ -24,7 +24,8 @@ public enum ConfigVerdict {
             let before = snapshot(path)
             var (config, check) = ConfigLoader.run(path: path)
             guard snapshot(path) == before else { continue }
-            check.diagnostics += ConfigSafety.problems(files: check.files, config: config, runningAs: user)
+            check.diagnostics += ConfigSafety.problems(
+                files: check.files, dropInDirectory: ConfigPaths.dropInDirectory(of: path), config: config, runningAs: user)
             if check.isValid { check.diagnostics += namedFiles(config) }
             return (check, config)
         }

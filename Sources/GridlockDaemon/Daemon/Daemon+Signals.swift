@@ -16,7 +16,7 @@ extension Daemon {
             reload()
         case .child:
             supervisor.childExited()
-            hooks.childExited()
+            alarms.hooks.childExited()
         case .user1:
             Journal.log(.info, "event loop: \(loop.wakeUps)")
         default:
@@ -57,7 +57,7 @@ extension Daemon {
         config = new
         matcher = PatternMatcher(config: new, hasher: hasher)
         gate.update(new)
-        if options.mode == .unlock { hooks.update(new.hooks) }
+        if options.mode == .unlock { alarms.hooks.update(new.hooks) }
         supervisor.mode = new.action.mode
         feedback.setSounds(new.feedback.sounds)
         Journal.log(.notice, "configuration reloaded from \(loaded.files.joined(separator: ", "))")

@@ -38,8 +38,8 @@ public final class Daemon {
     let loop: EventLoop
     let touch: TouchSource
     let supervisor: ActionSupervisor
-    /// `[on EVENT]` programs, beside the lock.
-    let hooks: HookSupervisor
+    /// `[on EVENT]` programs beside the lock, and when a vanished device is tamper.
+    let alarms: DoorAlarms
     /// Schedules and uses between a matching hash and the lock machine.
     let gate: PatternGate
     let service: LockService
@@ -52,8 +52,6 @@ public final class Daemon {
     private var outputSync: DescriptorSync!
     private var blanker: ScreenBlanker
     private var latency = LatencyMeter()
-    /// The kernel times of the touch frames handled in this round (kept, not reallocated).
-    private var roundInputs: [Instant] = []
     /// Events for the lock machine, handled after the round of the loop that produced
     /// them; a touch carries the kernel's time of its input frame.
     var pending: [(event: LockEvent, time: Instant?)] = []
@@ -61,9 +59,6 @@ public final class Daemon {
     /// time is older than a deadline that fired in the same round.
     private var lastTime: Instant
     private var readySent = false
-    /// What the last round saw, so a device that goes away while the lock shows is noticed.
-    private var lastTouchDevice: String?
-    private var lastDisplay: String?
     var stopping = false
     /// `[action] mode=handover`: the display and the touch grab belong to the action now.
     var handedOver = false
@@ -91,9 +86,9 @@ public final class Daemon {
         matcher = PatternMatcher(config: config, hasher: hasher)
         gate = PatternGate(config: config, state: parts.state, wallClock: parts.wallClock)
         let wallClock = parts.wallClock
-        hooks = HookSupervisor(
+        alarms = DoorAlarms(hooks: HookSupervisor(
             loop: loop, hooks: options.mode == .unlock && !options.benchStartup ? config.hooks : [:],
-            wallClock: { wallClock().epochSeconds })
+            wallClock: { wallClock().epochSeconds }))
         blanker = ScreenBlanker(timeout: config.display.blankAfter, now: lastTime)
         let output = parts.output
         let renderer: SceneRenderer
@@ -234,13 +229,11 @@ public final class Daemon {
     private func afterRound() {
         let presentedBefore = service.framesPresented
         var strokeEnded = false
-        var latestInput: Instant?
-        roundInputs.removeAll(keepingCapacity: true)
+        latency.beginRound()
         while !pending.isEmpty {
             let (event, time) = pending.removeFirst()
             if case .touch(let touch) = event {
-                latestInput = time
-                if let time { roundInputs.append(time) }
+                latency.noteInput(at: time)
                 if case .up = touch { strokeEnded = true }
                 if case .cancel = touch { strokeEnded = true }
             }
@@ -253,10 +246,10 @@ public final class Daemon {
         service.flush()
         let drawn = clock()
         let presented = service.framesPresented > presentedBefore
-        if presented { service.output.noteFrame(answering: roundInputs, drawing: drawn.duration(since: drawStart)) }
+        if presented { service.output.noteFrame(answering: latency.roundInputs, drawing: drawn.duration(since: drawStart)) }
         // After the frame: a sound never delays what the finger sees.
         feedback.afterRound(now: now)
-        latency.noteRound(latestInput: latestInput, presented: presented, now: now)
+        latency.endRound(presented: presented, now: now)
         if strokeEnded, let worst = latency.endStroke() {
             Journal.log(.debug, "stroke input-to-frame latency: worst \(worst.nanoseconds / 1000) us")
         }
@@ -264,9 +257,11 @@ public final class Daemon {
         if !readySent, service.framesPresented > 0 {
             readySent = true
             try? notifier?.notify("READY=1\nSTATUS=Showing the lock screen")
-            hooks.fire(.start, HookFacts(device: touch.devicePath))
+            alarms.started(device: touch.devicePath)
         }
-        noticeTamper()
+        alarms.observe(
+            touchDevice: touch.devicePath, display: service.output.connectedDisplay,
+            watching: !handedOver && !stopping && options.mode == .unlock)
         if case .enrolled(let nodes) = service.machine.phase, enrolledPattern == nil {
             enrolledPattern = try? Pattern(nodes: nodes, shape: config.grid.shape)
             stopping = true
@@ -292,23 +287,6 @@ public final class Daemon {
                     "clock: \(clock.synchronised ? "synchronised" : "not synchronised") according to \(clock.source); \(consequence)")
     }
 
-    /// The touch device or the display went away while the lock showed (not while an
-    /// action has them): someone may be pulling the panel apart.
-    private func noticeTamper() {
-        let touchDevice = touch.devicePath, display = service.output.connectedDisplay
-        defer { (lastTouchDevice, lastDisplay) = (touchDevice, display) }
-        guard !handedOver, !stopping, options.mode == .unlock else { return }
-        if let lost = lastTouchDevice, touchDevice == nil { tamper("touch-device-removed", device: lost) }
-        if let lost = lastDisplay, display == nil { tamper("display-removed", device: lost) }
-    }
-
-    func tamper(_ reason: String, device: String?) {
-        Journal.log(
-            .warning, "tamper: \(reason)\(device.map { " (\($0))" } ?? "")",
-            JournalFields(messageID: JournalCatalog.tamper, fields: ["GRIDLOCK_EVENT": "tamper", "GRIDLOCK_REASON": reason]))
-        hooks.fire(.tamper, HookFacts(device: device, reason: reason))
-    }
-
     private func blankIfIdle(now: Instant) {
         guard !handedOver, blanker.timerFired(at: now) else { return }
         service.output.setBlanked(true)
@@ -327,9 +305,9 @@ public final class Daemon {
         supervisor.stopAll()
         feedback.stop()
         // The stop hook runs to its end (or its timeout) like any other still running.
-        hooks.fire(.stop, HookFacts(device: touch.devicePath))
+        alarms.stopping(device: touch.devicePath)
         do {
-            try loop.run(until: { supervisor.isQuiet && hooks.isQuiet })
+            try loop.run(until: { supervisor.isQuiet && alarms.isQuiet })
         } catch {
             Journal.log(.error, "event loop while stopping the action: \(error)")
         }
@@ -352,8 +330,7 @@ extension Daemon: LockShell {
     public func beginAction(for patternName: String) {
         let plan = config.actionPlan(for: patternName)
         supervisor.begin(plan)
-        hooks.fire(.unlock, HookFacts(pattern: patternName, device: touch.devicePath))
-        if plan.isDuress { hooks.fire(.duress, HookFacts(pattern: patternName, device: touch.devicePath)) }
+        alarms.unlocked(by: plan, device: touch.devicePath)
     }
 
     public func setDeadline(_ deadline: Instant?) { timers.lock.due = deadline }
@@ -363,15 +340,6 @@ extension Daemon: LockShell {
         feedback.note(report)
         Journal.log(report.priority, report.logMessage, report.journalFields)
         observe?(.lock(report))
-        switch report {
-        case .rejected(_, let failures):
-            hooks.fire(.failure, HookFacts(failures: failures, device: touch.devicePath))
-        case .lockout(let seconds, let failures):
-            hooks.fire(.lockout, HookFacts(failures: failures, lockoutSeconds: seconds, device: touch.devicePath))
-        case .strokeCancelled(.stuckTouch):
-            tamper("stuck-contact", device: touch.devicePath)
-        default:
-            break
-        }
+        alarms.noted(report, device: touch.devicePath)
     }
 }

@@ -169,14 +169,18 @@ extension DaemonParts {
     }
 
     /// An evemu recording from a file (the replay backend, `gridlock replay` and `demo`).
+    /// The replay backend holds its recording whole (`gridlock replay` streams instead).
+    public static let recordingLimit = 64 << 20
+
     public static func loadRecording(_ path: String) throws(DaemonError) -> EvemuRecording {
-        let bytes: [UInt8]?
+        let bytes: [UInt8]
         do {
-            bytes = try AtomicFile.read(path)
+            bytes = try AtomicFile.regularFileContents(of: path, limit: recordingLimit)
+        } catch where error.errno == .noSuchFile {
+            throw .touch("recording \(path) does not exist")
         } catch {
             throw .touch("\(error)")
         }
-        guard let bytes else { throw .touch("recording \(path) does not exist") }
         do {
             return try EvemuRecording(parsing: String(decoding: bytes, as: UTF8.self), file: path)
         } catch {

@@ -65,15 +65,19 @@ enum AttemptFileFormat {
             return .failure(Corrupt("checksum mismatch (stored \(hex(stored)), computed \(hex(computed)))"))
         }
 
-        guard let failuresText = value(text[1], key: "failures"), let failures = decimal(failuresText) else {
+        guard let failuresText = value(text[1], key: "failures"), let count = decimal64(failuresText) else {
             return .failure(Corrupt("malformed failures line \(quoted(text[1]))"))
         }
-        let lockoutPending: Bool
+        var lockoutPending: Bool
         switch value(text[2], key: "lockout") {
         case "0": lockoutPending = false
         case "1": lockoutPending = true
         default: return .failure(Corrupt("malformed lockout line \(quoted(text[2]))"))
         }
+        // More than we ever write, yet checksummed: not a count to trust, and not one to
+        // let wrap. Read as the most there can be, locked out for the longest delay.
+        let failures = Int(min(count, Int64(maximumFailures)))
+        if count > Int64(maximumFailures) { lockoutPending = true }
         var saved = SavedState(attempts: AttemptState(failures: failures, lockoutPending: lockoutPending))
         var rest = text[3..<last]
         if rest.first == "uses-lost=1" {

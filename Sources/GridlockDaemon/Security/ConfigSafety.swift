@@ -8,14 +8,19 @@ import LinuxSys
 public enum ConfigSafety {
     /// Every file read and the folders holding them must belong to root (or to the user
     /// running the daemon, for a test setup without root) and not be writable by group or
-    /// others; files with hashes must not be readable by others either; the same for the
-    /// state directory, when it exists (systemd's `StateDirectory=` makes it 0700).
+    /// others; files with hashes must not be readable by others either. The same for the
+    /// drop-in folder even while it is empty (a file put there later is read at the next
+    /// reload), and for the state directory and the state file, when they exist (systemd's
+    /// `StateDirectory=` makes the directory 0700).
     public static func problems(
-        files: [String], config: GridlockConfig, runningAs user: UInt32 = ProcessIdentity.effectiveUser
+        files: [String], dropInDirectory: String? = nil, config: GridlockConfig,
+        runningAs user: UInt32 = ProcessIdentity.effectiveUser
     ) -> [ConfigDiagnostic] {
         let hashFiles = Set(config.patterns.map(\.source.file))
         var folders: [String] = []
-        for file in files where !folders.contains(directory(of: file)) { folders.append(directory(of: file)) }
+        for folder in files.map(directory(of:)) + [dropInDirectory].compactMap({ $0 }) where !folders.contains(folder) {
+            folders.append(folder)
+        }
         var problems: [ConfigDiagnostic] = []
         for file in files {
             // A file that cannot be read at all is the loader's diagnostic already.
@@ -25,6 +30,7 @@ public enum ConfigSafety {
             problems += check(folder, holds: .configFiles, user: user, missingIsFine: true)
         }
         problems += check(directory(of: config.lockout.stateFile), holds: .state, user: user, missingIsFine: true)
+        problems += check(config.lockout.stateFile, holds: .state, user: user, missingIsFine: true)
         return problems
     }
 
@@ -55,7 +61,8 @@ public enum ConfigSafety {
         }
         if status.isWritableByGroup || status.isWritableByOthers {
             let who = status.isWritableByOthers ? "others" : "its group"
-            let fix = contents == .state ? "chmod 0700 \(path) (systemd's StateDirectory= does this)"
+            let fix = contents == .state && status.isDirectory ? "chmod 0700 \(path) (systemd's StateDirectory= does this)"
+                : contents == .state ? "chmod 0600 \(path) (gridlockd writes it so)"
                 : contents == .hashes ? "chmod 0600 \(path)" : "chmod go-w \(path)"
             problems.append(problem(path, "writable by \(who) (mode \(octal(status.permissions))), so \(contents.risk); fix: \(fix)"))
         }

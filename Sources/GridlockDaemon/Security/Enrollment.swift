@@ -9,6 +9,18 @@ public enum Enrollment {
     /// drop-in `50-NAME.conf` stays inside the drop-in folder.
     public static func isValidName(_ name: String) -> Bool { ConfigValues.isPatternName(name) }
 
+    /// A `[pattern]` key's value judged as the config loader will judge it in the drop-in,
+    /// so `gridlock enroll --valid ...` is refused before anyone draws anything.
+    public static func checkPatternKey(_ key: String, _ value: String) throws(PatternKeyProblem) {
+        guard let entry = ConfigSchema.pattern.key(named: key) else { throw PatternKeyProblem("[pattern] has no key \(key)") }
+        var draft = PatternDraft()
+        do throws(ValueProblem) {
+            try entry.store(&draft, value, ValueSource(file: "", currentDirectory: "/"))
+        } catch {
+            throw PatternKeyProblem(error.message)
+        }
+    }
+
     public static func dropInPath(configPath: String, name: String) -> String {
         "\(configPath).d/50-\(name).conf"
     }
@@ -79,4 +91,10 @@ public enum EnrollmentError: Error, CustomStringConvertible {
         case .configRejected(let error): "the configuration would not load with the new pattern, nothing was changed:\n\(error)"
         }
     }
+}
+
+/// Why a value for a `[pattern]` key was refused, in the config loader's words.
+public struct PatternKeyProblem: Error, Hashable, Sendable, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -50,7 +50,9 @@ public final class StateFile {
         case .missing:
             return .clean
         case .loaded(let state):
-            if state.attempts.failures > 0 {
+            if state.attempts.failures == AttemptState.maximumFailures {
+                Journal.log(.alert, "attempt state \(path) holds the most failures it can (\(state.attempts.failures)); locked out for the schedule's longest delay")
+            } else if state.attempts.failures > 0 {
                 Journal.log(.notice, "restored \(state.attempts.failures) consecutive failed attempts from \(path)")
             }
             return state
