@@ -28,8 +28,8 @@ extension Daemon {
     /// (look, grid, timings, lockout schedule, patterns, actions). [display] and [touch]
     /// changes need a restart, as does `[feedback] beeper=`: the devices stay open across a reload.
     func reload() {
-        try? notifier?.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now().nanoseconds / 1000)")
-        defer { try? notifier?.notify("READY=1") }
+        systemd.reloading()
+        defer { systemd.reloaded() }
         reloadAttempts()
         let loaded: LoadedConfig
         do {
@@ -55,7 +55,7 @@ extension Daemon {
             return
         }
         config = new
-        matcher = PatternMatcher(config: new, hasher: hasher)
+        matcher = matcher.updated(for: new)
         gate.update(new)
         if options.mode == .unlock { alarms.hooks.update(new.hooks) }
         supervisor.mode = new.action.mode

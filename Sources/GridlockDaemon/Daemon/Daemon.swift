@@ -34,7 +34,6 @@ public final class Daemon {
     let options: Options
     var config: GridlockConfig
     var matcher: PatternMatcher
-    let hasher: PatternHasher
     let loop: EventLoop
     let touch: TouchSource
     let supervisor: ActionSupervisor
@@ -43,7 +42,7 @@ public final class Daemon {
     /// Schedules and uses between a matching hash and the lock machine.
     let gate: PatternGate
     let service: LockService
-    let notifier: SystemdNotifier?
+    var systemd: ServiceManagerLink
     private let clock: () -> Instant
     private let timers: DaemonTimers
     let feedback: FeedbackPlayer
@@ -58,7 +57,6 @@ public final class Daemon {
     /// Never goes back, so the machine sees time as monotonic even when a touch's kernel
     /// time is older than a deadline that fired in the same round.
     private var lastTime: Instant
-    private var readySent = false
     var stopping = false
     /// `[action] mode=handover`: the display and the touch grab belong to the action now.
     var handedOver = false
@@ -74,16 +72,15 @@ public final class Daemon {
         loop = parts.loop
         touch = parts.touch
         supervisor = parts.supervisor
-        notifier = parts.notifier
+        systemd = ServiceManagerLink(parts.notifier)
         clock = parts.clock
         lastTime = parts.clock()
         do {
-            hasher = try PatternHasher()
+            matcher = PatternMatcher(config: config, hasher: try PatternHasher())
         } catch {
             parts.output.close()
             throw .unsupported("\(error)")
         }
-        matcher = PatternMatcher(config: config, hasher: hasher)
         gate = PatternGate(config: config, state: parts.state, wallClock: parts.wallClock)
         let wallClock = parts.wallClock
         alarms = DoorAlarms(hooks: HookSupervisor(
@@ -254,9 +251,7 @@ public final class Daemon {
             Journal.log(.debug, "stroke input-to-frame latency: worst \(worst.nanoseconds / 1000) us")
         }
         if strokeEnded { service.output.endStroke() }
-        if !readySent, service.framesPresented > 0 {
-            readySent = true
-            try? notifier?.notify("READY=1\nSTATUS=Showing the lock screen")
+        if service.framesPresented > 0, systemd.firstFramePresented() {
             alarms.started(device: touch.devicePath)
         }
         alarms.observe(
@@ -294,14 +289,14 @@ public final class Daemon {
     }
 
     private func pingWatchdog() {
-        try? notifier?.notify("WATCHDOG=1")
+        systemd.watchdog()
         timers.startWatchdog(now: now)
     }
 
     /// The one way out: stop what runs (a relay must not stay energised because the
     /// daemon went away), give the console its picture back, tell systemd.
     func shutdown() {
-        try? notifier?.notify("STOPPING=1")
+        systemd.stopping()
         supervisor.stopAll()
         feedback.stop()
         // The stop hook runs to its end (or its timeout) like any other still running.

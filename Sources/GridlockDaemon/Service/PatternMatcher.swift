@@ -28,6 +28,11 @@ public struct PatternMatcher: Sendable {
         )
     }
 
+    /// The same hasher over a reloaded configuration's patterns.
+    public func updated(for config: GridlockConfig) -> PatternMatcher {
+        PatternMatcher(config: config, hasher: hasher)
+    }
+
     /// The name of the first enrolled pattern that matches, or nil.
     public func match(_ pattern: Pattern) -> String? {
         let message = pattern.hashMessage(shape: shape)
