@@ -222,35 +222,12 @@ public final class Daemon {
         }
     }
 
-    /// Handles the round's events in order, then brings descriptors and deadlines up to date.
+    /// Handles the round's events in order, shows the result once, then brings descriptors
+    /// and deadlines up to date.
     private func afterRound() {
         let presentedBefore = service.framesPresented
-        var strokeEnded = false
-        latency.beginRound()
-        while !pending.isEmpty {
-            let (event, time) = pending.removeFirst()
-            if case .touch(let touch) = event {
-                latency.noteInput(at: time)
-                if case .up = touch { strokeEnded = true }
-                if case .cancel = touch { strokeEnded = true }
-            }
-            lastTime = max(lastTime, time ?? now)
-            let selectedBefore = service.machine.selectedNodeCount
-            service.handle(event, at: lastTime)
-            feedback.noteSelection(before: selectedBefore, after: service.machine.selectedNodeCount)
-        }
-        let drawStart = clock()
-        service.flush()
-        let drawn = clock()
-        let presented = service.framesPresented > presentedBefore
-        if presented { service.output.noteFrame(answering: latency.roundInputs, drawing: drawn.duration(since: drawStart)) }
-        // After the frame: a sound never delays what the finger sees.
-        feedback.afterRound(now: now)
-        latency.endRound(presented: presented, now: now)
-        if strokeEnded, let worst = latency.endStroke() {
-            Journal.log(.debug, "stroke input-to-frame latency: worst \(worst.nanoseconds / 1000) us")
-        }
-        if strokeEnded { service.output.endStroke() }
+        let strokeEnded = handlePending()
+        presentFrame(framesBefore: presentedBefore, strokeEnded: strokeEnded)
         if service.framesPresented > 0, systemd.firstFramePresented() {
             alarms.started(device: touch.devicePath)
         }
@@ -267,6 +244,43 @@ public final class Daemon {
         outputSync.sync(to: service.output.descriptors)
         timers.touch.due = touch.nextDeadline
         timers.blank.due = handedOver ? nil : blanker.deadline
+    }
+
+    /// Gives the lock machine the round's events; true when one of them ended a stroke.
+    private func handlePending() -> Bool {
+        var strokeEnded = false
+        latency.beginRound()
+        while !pending.isEmpty {
+            let (event, time) = pending.removeFirst()
+            if case .touch(let touch) = event {
+                latency.noteInput(at: time)
+                if case .up = touch { strokeEnded = true }
+                if case .cancel = touch { strokeEnded = true }
+            }
+            lastTime = max(lastTime, time ?? now)
+            let selectedBefore = service.machine.selectedNodeCount
+            service.handle(event, at: lastTime)
+            feedback.noteSelection(before: selectedBefore, after: service.machine.selectedNodeCount)
+        }
+        return strokeEnded
+    }
+
+    /// Draws the newest scene (once, however many events led to it), then what follows a
+    /// frame: its latency, the round's sounds, the stroke's figures.
+    private func presentFrame(framesBefore presentedBefore: Int, strokeEnded: Bool) {
+        let drawStart = clock()
+        service.flush()
+        let drawn = clock()
+        let presented = service.framesPresented > presentedBefore
+        if presented { service.output.noteFrame(answering: latency.roundInputs, drawing: drawn.duration(since: drawStart)) }
+        // After the frame: a sound never delays what the finger sees.
+        feedback.afterRound(now: now)
+        latency.endRound(presented: presented, now: now)
+        guard strokeEnded else { return }
+        if let worst = latency.endStroke() {
+            Journal.log(.debug, "stroke input-to-frame latency: worst \(worst.nanoseconds / 1000) us")
+        }
+        service.output.endStroke()
     }
 
     /// Whether patterns with a schedule can open, and who said so (the kernel, or under
