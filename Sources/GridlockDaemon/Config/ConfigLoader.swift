@@ -22,6 +22,8 @@ public struct ConfigCheck: Hashable, Sendable {
     public var files: [String]
     public var diagnostics: [ConfigDiagnostic]
     public var warnings: [ConfigDiagnostic]
+    /// Each file's content as it was read (for the verdict's snapshot).
+    var contents: [String: FileContentDigest] = [:]
 
     public init(files: [String], diagnostics: [ConfigDiagnostic], warnings: [ConfigDiagnostic] = []) {
         self.files = files
@@ -63,7 +65,12 @@ public enum ConfigLoader {
 
         let cwd = Directory.current() ?? "/"
         var assembler = ConfigAssembler(currentDirectory: cwd)
-        for file in files { assembler.add(IniReader.read(path: file)) }
+        var contents: [String: FileContentDigest] = [:]
+        for file in files {
+            let ini = IniReader.read(path: file)
+            contents[file] = ini.content
+            assembler.add(ini)
+        }
         let config = assembler.finish()
 
         // Files in reading order, lines in order within a file: the order a person fixes them in.
@@ -73,6 +80,8 @@ public enum ConfigLoader {
             let kb = (rank[b.element.location.file] ?? files.count, b.element.location.line, b.offset)
             return ka < kb
         }.map(\.element)
-        return (config, ConfigCheck(files: files, diagnostics: diagnostics, warnings: assembler.warnings))
+        var check = ConfigCheck(files: files, diagnostics: diagnostics, warnings: assembler.warnings)
+        check.contents = contents
+        return (config, check)
     }
 }

@@ -14,16 +14,42 @@ public enum ConfigVerdict {
     /// Every problem, and the configuration as far as it could be read.
     ///
     /// The files are read as one snapshot: their identities (inode, size, times) and the
-    /// drop-in listing are taken before and after, and a configuration written while it
-    /// was read (an editor saving in place) is read again, so a half-written file is
-    /// never taken for a shorter valid one.
+    /// drop-in listing are taken before and after, each file must still hold what the
+    /// loader read, and none may have changed within two ticks of the file system's clock
+    /// before the read or during it (then it is read again once that change is that old:
+    /// a few milliseconds, and only right after a change). So an editor saving in place
+    /// while gridlockd reads is read again, and its half-written file is not taken for a
+    /// shorter valid one. Identities alone were not enough: a file truncated and written
+    /// again within one tick keeps its stamps on kernels that stamp coarsely (Debian 12's),
+    /// and a stress run here, a thread truncating and rewriting the file in a loop, had
+    /// both reads fall between its truncate and its write and an empty file taken for a
+    /// configuration with no patterns. A writer descheduled mid-file for longer than the
+    /// window still cannot be told from one that finished: replacing files atomically
+    /// (rename), as the docs ask and `gridlock enroll` does, is the only cure.
     public static func check(
         path: String, runningAs user: UInt32 = ProcessIdentity.effectiveUser
     ) -> (check: ConfigCheck, config: GridlockConfig) {
+        check(path: path, runningAs: user, afterEachRead: {})
+    }
+
+    /// `afterEachRead` runs between the loader's read and the checks that it saw one
+    /// version of every file: where a test plays the writer that came in between.
+    static func check(
+        path: String, runningAs user: UInt32, afterEachRead: () -> Void
+    ) -> (check: ConfigCheck, config: GridlockConfig) {
         for _ in 0..<readAttempts {
+            let began = FileTimestampClock.now()
             let before = snapshot(path)
             var (config, check) = ConfigLoader.run(path: path)
-            guard snapshot(path) == before else { continue }
+            afterEachRead()
+            let after = snapshot(path)
+            guard after == before, stillHold(check.contents) else { continue }
+            if let recent = recentChange(after.values.map(\.changed), readBegan: began, now: FileTimestampClock.preciseNow()) {
+                // Two reads that agree may both have fallen between a truncate and a
+                // write stamped alike: read again once that change is old enough.
+                FileTimestampClock.wait(past: recent + settlingWindow)
+                continue
+            }
             check.diagnostics += ConfigSafety.problems(
                 files: check.files, dropInDirectory: ConfigPaths.dropInDirectory(of: path), config: config, runningAs: user)
             if check.isValid { check.diagnostics += namedFiles(config) }
@@ -46,6 +72,25 @@ public enum ConfigVerdict {
         return identities
     }
 
+    /// How long before a read a change still counts as possibly unfinished: two of the
+    /// file system's clock ticks (8 ms with HZ=250).
+    static let settlingWindow = 2 * FileTimestampClock.tick
+
+    /// The latest change stamp (st_ctime of a file or of the drop-in folder) within
+    /// `settlingWindow` before the read began, or after it; nil when every file had been
+    /// left alone longer. A stamp far in the future (the clock set back since: a panel
+    /// without an RTC) is no change in progress.
+    static func recentChange(_ stamps: [Int64], readBegan began: Int64, now: Int64) -> Int64? {
+        stamps.filter { $0 > began - settlingWindow && $0 <= now + FileTimestampClock.tick }.max()
+    }
+
+    /// Whether every file still holds what was read from it.
+    static func stillHold(_ contents: [String: FileContentDigest]) -> Bool {
+        contents.allSatisfy { path, content in
+            (try? AtomicFile.regularFileContents(of: path, limit: IniReader.maximumFileBytes)).map(FileContentDigest.init) == content
+        }
+    }
+
     /// The configuration gridlockd runs with, or every reason it must not start.
     public static func load(
         path: String, runningAs user: UInt32 = ProcessIdentity.effectiveUser
@@ -64,5 +109,17 @@ public enum ConfigVerdict {
         } catch {
             return [ConfigDiagnostic(file: recording, line: 0, message: "[touch] device=: \(error)")]
         }
+    }
+}
+
+/// A file's length and CRC-32: enough to tell a file rewritten between two reads from one
+/// left alone, without keeping a megabyte of drop-ins twice.
+struct FileContentDigest: Hashable, Sendable {
+    let count: Int
+    let checksum: UInt32
+
+    init(_ bytes: [UInt8]) {
+        count = bytes.count
+        checksum = CRC32.checksum(bytes)
     }
 }

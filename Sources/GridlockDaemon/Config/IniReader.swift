@@ -19,6 +19,8 @@ struct IniSection: Hashable, Sendable {
 /// One config file as inih reads it, plus every problem found at the level of lines.
 struct IniFile: Sendable {
     var path: String
+    /// What was read, to tell later whether the file still holds it (`ConfigVerdict`).
+    var content: FileContentDigest?
     var sections: [IniSection] = []
     var diagnostics: [ConfigDiagnostic] = []
 }
@@ -43,6 +45,7 @@ enum IniReader {
             file.diagnostics.append(ConfigDiagnostic(file: path, line: 0, message: "cannot read: \(error.reason)"))
             return file
         }
+        file.content = FileContentDigest(bytes)
         let lines = splitLines(bytes)
         let state = ParseState(lines: lines)
         let result = withExtendedLifetime(state) {
