@@ -228,7 +228,7 @@ public final class Daemon {
         let presentedBefore = service.framesPresented
         let strokeEnded = handlePending()
         presentFrame(framesBefore: presentedBefore, strokeEnded: strokeEnded)
-        if service.framesPresented > 0, systemd.firstFramePresented() {
+        if service.framesPresented > 0, systemd.frameDrawn(onScreen: service.output.isShowingFrames) {
             alarms.started(device: touch.devicePath)
         }
         alarms.observe(

@@ -1,21 +1,41 @@
 import LinuxSys
 
-/// What gridlockd tells systemd (`Type=notify`): ready once the first frame is on screen,
-/// the watchdog's keep-alive, reloads and the stop. Without `NOTIFY_SOCKET` (a test, a
-/// shell) it says nothing.
+/// What gridlockd tells systemd (`Type=notify`): ready once the lock screen is drawn, what
+/// the panel shows (`systemctl status`), the watchdog's keep-alive, reloads and the stop.
+/// Without `NOTIFY_SOCKET` (a test, a shell) it says nothing.
 struct ServiceManagerLink {
-    private let notifier: SystemdNotifier?
+    static let showing = "STATUS=Showing the lock screen"
+    static let waiting = "STATUS=Waiting for a display; the lock screen is drawn and shown when one appears"
+
+    private let send: (String) -> Void
     private(set) var isReady = false
+    /// Whether the last status said a display shows the lock screen.
+    private var saidShowing = false
 
     init(_ notifier: SystemdNotifier?) {
-        self.notifier = notifier
+        // A lost datagram is no reason to stop a lock: systemd's watchdog is what notices.
+        self.init { state in try? notifier?.notify(state) }
     }
 
-    /// The first frame is presented; true only the first time.
-    mutating func firstFramePresented() -> Bool {
-        guard !isReady else { return false }
+    init(send: @escaping (String) -> Void) {
+        self.send = send
+    }
+
+    /// After each round once a frame was drawn; `onScreen`: a display shows it. READY goes
+    /// out with the first frame: on a display, the first frame is a modeset that returns
+    /// once it is scanned out, so the unit is active only with the grid on screen. With no
+    /// display yet it goes out too (a start job waiting for a cable would time out and
+    /// restart in a loop), saying so in STATUS, which follows the display from then on.
+    /// True when READY went out now.
+    mutating func frameDrawn(onScreen: Bool) -> Bool {
+        if isReady {
+            if onScreen != saidShowing { send(onScreen ? Self.showing : Self.waiting) }
+            saidShowing = onScreen
+            return false
+        }
         isReady = true
-        send("READY=1\nSTATUS=Showing the lock screen")
+        saidShowing = onScreen
+        send("READY=1\n" + (onScreen ? Self.showing : Self.waiting))
         return true
     }
 
@@ -26,7 +46,4 @@ struct ServiceManagerLink {
     func reloaded() { send("READY=1") }
 
     func stopping() { send("STOPPING=1") }
-
-    /// A lost datagram is no reason to stop a lock: systemd's watchdog is what notices.
-    private func send(_ state: String) { try? notifier?.notify(state) }
 }

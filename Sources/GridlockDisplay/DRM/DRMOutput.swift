@@ -42,6 +42,8 @@ public final class DRMOutput: DisplayOutput {
     /// The daemon wants the display (false during a hand-over).
     private var wantActive = true
     private var hasMaster = false
+    /// Frames scanned out (a modeset, a queued flip, or a DirtyFB'd buffer) since start.
+    private var framesShown = 0
     private var masterRetryDelay: Duration = .zero
     private var loggedMasterBusy = false
     private var blanked = false
@@ -115,6 +117,12 @@ public final class DRMOutput: DisplayOutput {
     }
 
     // MARK: DisplayOutput
+
+    /// A display shows the lock screen: one is there, a frame reached it, and the panel is
+    /// ours (or handed over to an action on purpose).
+    public var isShowingFrames: Bool {
+        display != nil && framesShown > 0 && (hasMaster || !wantActive)
+    }
 
     public var connectedDisplay: String? {
         guard let display, let device else { return nil }
@@ -377,6 +385,7 @@ public final class DRMOutput: DisplayOutput {
             }
             throw error.asDisplayError
         }
+        framesShown += 1
     }
 
     private static func meansNoFlips(_ errno: Errno?) -> Bool {

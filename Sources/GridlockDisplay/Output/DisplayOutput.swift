@@ -27,6 +27,9 @@ public protocol DisplayOutput: AnyObject {
     /// The display shown on (`/dev/dri/card0 HDMI-A-1`), nil while there is none; an output
     /// that cannot lose its display says nil always.
     var connectedDisplay: String? { get }
+    /// Whether what is presented reaches a display now: false while a DRM output waits
+    /// for a card, a connected display or DRM master, or before its first frame was shown.
+    var isShowingFrames: Bool { get }
     /// The frame just presented answers the input frames read at `inputs` (kernel
     /// CLOCK_MONOTONIC times) and took `drawing` to render and present. An output with a
     /// vblank clock records at which vblank each reached the screen (`VblankLatency`).
@@ -53,6 +56,7 @@ extension DisplayOutput {
     public func setBlanked(_ blanked: Bool) {}
     public func close() {}
     public var connectedDisplay: String? { nil }
+    public var isShowingFrames: Bool { true }
     public func noteFrame(answering inputs: [Instant], drawing: Duration) {}
     public func endStroke() {}
 }
