@@ -8,11 +8,12 @@ let checkConfigCommand = Command(
         Usage: gridlock check-config [--config FILE | FILE]
 
         Loads FILE (default /etc/gridlock/gridlock.conf) and FILE.d/*.conf and runs the
-        very checks that decide whether gridlockd starts: every key and value, the owners
-        and modes of the files and folders read and of the state directory, and the files
-        the configuration names. Prints every problem as FILE:LINE: message (FILE: message
-        for a whole file). Run it as the user gridlockd runs as (root), so ownership is
-        judged the same way.
+        very checks that decide whether gridlockd starts: every key and value (a pattern's
+        hash as a whole argon2id string), the owners and modes of the files and folders
+        read (the drop-in folder even while empty) and of the state directory and file,
+        and the files the configuration names (font, images, a replay recording). Prints
+        every problem as FILE:LINE: message (FILE: message for a whole file). Run it as
+        the user gridlockd runs as (root), so ownership is judged the same way.
         Exit status: 0 when gridlockd would start with it, 78 (EX_CONFIG) when it would not.
         """
 ) { arguments in
