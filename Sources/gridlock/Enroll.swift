@@ -46,9 +46,7 @@ let enrollCommand = Command(
         if let value { keys.append((key, value)) }
     }
     try arguments.finish()
-    guard Enrollment.isValidName(name) else {
-        throw UsageError(option: "--name", value: name, expected: "1 to 64 of A-Z a-z 0-9 _ . -", command: arguments.command)
-    }
+    try checkPatternName(name, command: arguments.command)
     let loaded = try ConfigLoader.load(path: configPath)
     let config = loaded.config
 

@@ -34,9 +34,7 @@ let hashCommand = Command(
     let exec = try arguments.option("--exec") { text throws(ArgvError) in _ = try ArgvSplitter.split(text) }
     let benchmark = arguments.flag("--benchmark")
     try arguments.finish()
-    guard Enrollment.isValidName(name) else {
-        throw UsageError(option: "--name", value: name, expected: "1 to 64 of A-Z a-z 0-9 _ . -", command: arguments.command)
-    }
+    try checkPatternName(name, command: arguments.command)
 
     var config = GridlockConfig()
     if let configPath { config = try ConfigLoader.load(path: configPath).config }

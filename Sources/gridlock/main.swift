@@ -56,6 +56,14 @@ func main() -> Int32 {
     }
 }
 
+/// `--name` of `hash` and `enroll`: a pattern's name by the config's own rule (it becomes
+/// a section header, a drop-in's file name and a journal field).
+func checkPatternName(_ name: String, command: String) throws(UsageError) {
+    guard Enrollment.isValidName(name) else {
+        throw UsageError(option: "--name", value: name, expected: "1 to 64 of A-Z a-z 0-9 _ . -", command: command)
+    }
+}
+
 /// Everything gridlock prints to standard output: a device's name comes from its
 /// firmware, a file name or a config value from anyone who could write one, and escape
 /// sequences in them must not reach the terminal raw (lines and tabs are kept).
