@@ -1,3 +1,4 @@
+import Synchronization
 import Glibc
 
 /// syslog priorities, which journald reads from a `<N>` prefix on each stderr line
@@ -107,9 +108,15 @@ public enum Journal {
         return path.split(separator: "/").last.map(String.init) ?? path
     }()
 
+    /// Entries logged inside `Journal.$recorder.withValue(_:operation:)`, on that task (or
+    /// thread), are also kept there: how a test reads what the code it drives told the
+    /// journal, without reading another test's lines.
+    @TaskLocal public static var recorder: JournalRecorder?
+
     /// Never throws: if the journal and stderr are both gone there is nowhere left to say so.
     /// One datagram per entry, so entries from concurrent threads never mix.
     public static func log(_ priority: LogPriority, _ message: String, _ extra: JournalFields = .none) {
+        recorder?.record(priority, message, extra)
         if underJournald, (try? UnixDatagram.send(datagram(entry(priority, message, extra)), to: socketPath)) != nil {
             return
         }
@@ -122,5 +129,25 @@ public enum Journal {
         _ = bytes.withUnsafeBytes { raw in
             retryingOnInterrupt { write(STDERR_FILENO, raw.baseAddress, raw.count) }
         }
+    }
+}
+
+/// What `Journal.recorder` kept: every entry in the order it was logged.
+public final class JournalRecorder: Sendable {
+    public struct Entry: Hashable, Sendable {
+        public var priority: LogPriority
+        public var message: String
+        public var fields: JournalFields
+    }
+
+    private let kept = Mutex<[Entry]>([])
+
+    public init() {}
+
+    public var entries: [Entry] { kept.withLock { $0 } }
+    public var messages: [String] { entries.map(\.message) }
+
+    func record(_ priority: LogPriority, _ message: String, _ fields: JournalFields) {
+        kept.withLock { $0.append(Entry(priority: priority, message: message, fields: fields)) }
     }
 }

@@ -386,6 +386,31 @@ extension Array where Element == LockEffect {
         #expect(h.machine.attempts.failures == 2)
         #expect(effects.contains { if case .render(let s) = $0 { s.layout == newLayout } else { false } })
     }
+
+    @Test("a reload that moves the grid cancels the stroke, saying the grid changed")
+    func reloadMovingTheGridCancelsTheStroke() {
+        var h = Harness()
+        h.send(.touch(.down(h.grid.center(of: 0))))
+        let denser = layout(4, 4)
+        let effects = h.machine.reconfigure(layout: denser, settings: LockSettings(), at: h.now, reason: .gridChanged)
+        #expect(effects.contains(.report(.strokeCancelled(.gridChanged))))
+        #expect(h.machine.phase == .ready && h.machine.selectedNodeCount == 0)
+    }
+
+    @Test("a reload that keeps the grid keeps the stroke being drawn, which then checks as drawn")
+    func reloadKeepingTheGridKeepsTheStroke() {
+        var h = Harness()
+        let points = samples(along: [1, 2, 3].map { h.grid.center(of: $0 - 1) }, spacing: 20)
+        h.send(.touch(.down(points[0])))
+        for p in points.dropFirst() { h.advance(.milliseconds(10)); h.send(.touch(.move(p))) }
+        #expect(h.machine.phase == .drawing && h.machine.selectedNodeCount == 3)
+        let effects = h.machine.reconfigure(layout: h.grid, settings: LockSettings(), at: h.now, reason: .gridChanged)
+        #expect(!effects.contains { if case .report(.strokeCancelled) = $0 { true } else { false } })
+        #expect(h.machine.phase == .drawing && h.machine.selectedNodeCount == 3)
+        for node in [6, 9] { h.advance(.milliseconds(10)); h.send(.touch(.move(h.grid.center(of: node - 1)))) }
+        let lifted = h.send(.touch(.up))
+        #expect(lifted.contains(.verify(try! Pattern(nodes: [0, 1, 2, 5, 8], shape: h.grid.shape))))
+    }
 }
 
 @Suite struct EnrollmentTests {

@@ -15,4 +15,6 @@ public enum CancelReason: String, Hashable, Sendable {
     case eventsDropped = "events-dropped"
     case stuckTouch = "stuck-touch"
     case displayLost = "display-lost"
+    /// A reloaded configuration moved the grid, so the nodes under the finger are others.
+    case gridChanged = "grid-changed"
 }

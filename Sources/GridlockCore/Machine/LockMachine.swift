@@ -88,15 +88,22 @@ public struct LockMachine: Sendable {
         return effects
     }
 
-    /// A new display size or a reloaded config: any stroke is discarded, the state is kept.
-    public mutating func reconfigure(layout: GridLayout, settings: LockSettings, at now: Instant) -> [LockEffect] {
+    /// A new display size or a reloaded config; the state is kept. A stroke being drawn is
+    /// kept too unless the grid moved (`reason` says why it went): with the same layout the
+    /// selected nodes still mean what the finger meant, so a reload that changed only the
+    /// look, the timings or the patterns never costs the person at the panel their stroke.
+    public mutating func reconfigure(
+        layout: GridLayout, settings: LockSettings, at now: Instant, reason: CancelReason = .displayLost
+    ) -> [LockEffect] {
         self.settings = settings
         var effects: [LockEffect] = []
-        if tracker.isTouching || phase == .drawing {
-            effects.append(.report(.strokeCancelled(.displayLost)))
+        if layout != tracker.layout {
+            if tracker.isTouching || phase == .drawing {
+                effects.append(.report(.strokeCancelled(reason)))
+            }
+            tracker.relayout(layout)
+            if phase == .drawing { phase = .ready }
         }
-        tracker.relayout(layout)
-        if phase == .drawing { phase = .ready }
         shownScene = nil
         finish(&effects, now: now)
         return effects

@@ -55,7 +55,7 @@ extension Daemon {
             return
         }
         config = new
-        matcher = matcher.updated(for: new)
+        checks.configurationChanged(to: new)
         gate.update(new)
         if options.mode == .unlock { alarms.hooks.update(new.hooks) }
         supervisor.mode = new.action.mode

@@ -33,7 +33,8 @@ public final class Daemon {
 
     let options: Options
     var config: GridlockConfig
-    var matcher: PatternMatcher
+    /// Each drawn pattern's check, made under the configuration in force when it ends.
+    private(set) var checks: PatternChecks!
     let loop: EventLoop
     let touch: TouchSource
     let supervisor: ActionSupervisor
@@ -46,7 +47,6 @@ public final class Daemon {
     private let clock: () -> Instant
     private let timers: DaemonTimers
     let feedback: FeedbackPlayer
-    private var verifier: BackgroundVerifier!
     private var touchSync: DescriptorSync!
     private var outputSync: DescriptorSync!
     private var blanker: ScreenBlanker
@@ -75,6 +75,7 @@ public final class Daemon {
         systemd = ServiceManagerLink(parts.notifier)
         clock = parts.clock
         lastTime = parts.clock()
+        let matcher: PatternMatcher
         do {
             matcher = PatternMatcher(config: config, hasher: try PatternHasher())
         } catch {
@@ -102,13 +103,15 @@ public final class Daemon {
         service.coalescesFrames = true
         timers = DaemonTimers(loop: loop, watchdogInterval: parts.watchdogInterval)
         feedback = FeedbackPlayer(loop: loop, beeper: parts.beeper, sounds: config.feedback.sounds)
+        let verifier: PatternVerifying
         do {
-            verifier = try BackgroundVerifier(loop: loop) { [unowned self] name in
-                pending.append((gate.admit(name), nil))
-            }
+            if let given = parts.verifier { verifier = given } else { verifier = try BackgroundVerifier(loop: parts.loop) }
         } catch {
             parts.output.close()
             throw .system(error)
+        }
+        checks = PatternChecks(matcher: matcher, verifier: verifier) { [unowned self] match in
+            pending.append((gate.admit(match), nil))
         }
         connect()
     }
@@ -333,7 +336,7 @@ public final class Daemon {
 
 extension Daemon: LockShell {
     public func beginVerification(of pattern: Pattern) {
-        verifier.begin(pattern, with: matcher)
+        checks.begin(pattern)
     }
 
     public func beginAction(for patternName: String) {

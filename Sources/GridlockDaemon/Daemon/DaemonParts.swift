@@ -19,12 +19,15 @@ public struct DaemonParts {
     public var watchdogInterval: Duration?
     /// `[feedback] beeper=`; nil: silent.
     public var beeper: BeeperSource?
+    /// Where drawn patterns are checked; nil: a thread of their own (`BackgroundVerifier`).
+    public var verifier: PatternVerifying?
 
     public init(
         loop: EventLoop, output: DisplayOutput, touch: TouchSource, supervisor: ActionSupervisor,
         state: StateFile = StateFile(path: nil), clock: @escaping () -> Instant = MonotonicClock.now,
         wallClock: @escaping () -> WallTime = SystemWallClock.now,
-        notifier: SystemdNotifier? = nil, watchdogInterval: Duration? = nil, beeper: BeeperSource? = nil
+        notifier: SystemdNotifier? = nil, watchdogInterval: Duration? = nil, beeper: BeeperSource? = nil,
+        verifier: PatternVerifying? = nil
     ) {
         self.loop = loop
         self.output = output
@@ -36,6 +39,7 @@ public struct DaemonParts {
         self.notifier = notifier
         self.watchdogInterval = watchdogInterval
         self.beeper = beeper
+        self.verifier = verifier
     }
 
     /// The devices, loop and supervisor `config` asks for. The loop comes first: it

@@ -47,11 +47,11 @@ public final class LockService {
         perform(machine.clearFailures(at: now), at: now)
     }
 
-    /// A reloaded config or a new display mode.
+    /// A reloaded config: a stroke being drawn survives it unless the grid moved.
     public func reconfigure(layout: GridLayout, settings: LockSettings, theme: Theme, at now: Instant) throws(RenderError) {
         try renderer.setTheme(theme)
         drawnScene = nil
-        perform(machine.reconfigure(layout: layout, settings: settings, at: now), at: now)
+        perform(machine.reconfigure(layout: layout, settings: settings, at: now, reason: .gridChanged), at: now)
     }
 
     /// A display of another size: a new canvas, the grid laid out anew, everything redrawn.

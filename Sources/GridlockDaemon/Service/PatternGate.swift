@@ -31,8 +31,22 @@ public final class PatternGate {
     /// A refused pattern is an ordinary wrong one on screen (an onlooker learns nothing);
     /// the journal says which and why. A limited pattern's use is on disk before it opens,
     /// and if it cannot be written nothing opens (`.persistFailed`).
-    public func admit(_ name: String?) -> LockEvent {
-        guard let name, let entry = patterns[name] else { return .verified(patternName: name) }
+    ///
+    /// A verdict belongs to the configuration it was made under: a match whose pattern is
+    /// gone, or now carries another hash (re-enrolled), opens nothing. The daemon checks
+    /// again whenever the configuration changed during a check, so this refusal is the
+    /// last line, not the usual path.
+    public func admit(_ match: PatternMatch?) -> LockEvent {
+        guard let match else { return .verified(patternName: nil) }
+        let name = match.name
+        guard let entry = patterns[name], entry.hash == match.hash else {
+            Journal.log(
+                .warning, "pattern \(name) matched a hash that is no longer enrolled as \(name); counted as a wrong pattern",
+                JournalFields(messageID: JournalCatalog.attempt, fields: [
+                    "GRIDLOCK_EVENT": "refused", "GRIDLOCK_PATTERN": name, "GRIDLOCK_REASON": "not-enrolled",
+                ]))
+            return .verified(patternName: nil)
+        }
         let time = wallClock()
         let used = state.saved.uses(of: name, hash: entry.hash)
         if let refusal = entry.limits.refusal(at: time, used: used, trustUnsynchronisedClock: trustUnsynchronisedClock) {

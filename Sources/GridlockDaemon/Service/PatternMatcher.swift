@@ -33,13 +33,25 @@ public struct PatternMatcher: Sendable {
         PatternMatcher(config: config, hasher: hasher)
     }
 
-    /// The name of the first enrolled pattern that matches, or nil.
-    public func match(_ pattern: Pattern) -> String? {
+    /// The first enrolled pattern that matches, or nil. The match carries the hash it was
+    /// made with, so whoever acts on it can tell whether that hash is still enrolled.
+    public func match(_ pattern: Pattern) -> PatternMatch? {
         let message = pattern.hashMessage(shape: shape)
-        var matched: String?
+        var matched: PatternMatch?
         for entry in entries where hasher.verify(hash: entry.hash, message: message) {
-            if matched == nil { matched = entry.name }
+            if matched == nil { matched = PatternMatch(name: entry.name, hash: entry.hash) }
         }
         return matched
+    }
+}
+
+/// A drawn pattern matched this enrolled one: its name and the hash that matched.
+public struct PatternMatch: Hashable, Sendable {
+    public var name: String
+    public var hash: String
+
+    public init(name: String, hash: String) {
+        self.name = name
+        self.hash = hash
     }
 }

@@ -1,0 +1,203 @@
+import Foundation
+import Glibc
+import GridlockCore
+import GridlockDisplay
+import GridlockInput
+import LinuxSys
+import Testing
+@testable import GridlockDaemon
+
+/// Holds every check open until the test releases it, so a reload can land inside the
+/// window a real argon2 check leaves (tens of milliseconds), every time.
+final class HeldVerifier: PatternVerifying {
+    private var held: [(pattern: Pattern, matcher: PatternMatcher, done: (PatternMatch?) -> Void)] = []
+    /// Called when a check is asked for (on the loop's thread).
+    var onRequest: (Int) -> Void = { _ in }
+    private(set) var requests = 0
+
+    func verify(_ pattern: Pattern, with matcher: PatternMatcher, then done: @escaping (PatternMatch?) -> Void) {
+        held.append((pattern, matcher, done))
+        requests += 1
+        onRequest(requests)
+    }
+
+    /// Finishes every held check as the real verifier would: the matcher it was given decides.
+    func releaseAll() {
+        let released = held
+        held.removeAll()
+        for check in released { check.done(check.matcher.match(check.pattern)) }
+    }
+}
+
+/// A verdict belongs to the configuration it was made under: a reload that lands while
+/// the drawn pattern is being checked never lets the old configuration open the door.
+extension DaemonLoopTests {
+    static let cheapHasher = ReplayTests.hasher
+
+    static func hash(_ pattern: String) throws -> String {
+        try cheapHasher.hash(message: "3x3:\(pattern)", cost: ReplayTests.cheap)
+    }
+
+    /// The config file gridlockd would read: a door pattern (its own `extra` lines), an
+    /// action and an `[on unlock]` hook that each leave a file behind if they run.
+    func writeConfig(_ path: String, door: String?) throws {
+        var text = """
+            [display]
+            backend=png
+            output-dir=\(directory)/frames
+            [lockout]
+            state-file=\(directory)/state/attempts
+            [on unlock]
+            exec=/bin/sh -c "echo unlocked >> \(directory)/unlock-hook.ran"
+
+            """
+        if let door {
+            text += "[pattern door]\n\(door)\nexec=/bin/sh -c \"echo opened >> \(directory)/door.ran\"\n"
+        }
+        // A rename, as `gridlock enroll` and editors that save safely do: never a torn read.
+        try AtomicFile.write(Array(text.utf8), to: path, mode: 0o600)
+    }
+
+    struct ReloadRun {
+        var outcomes: [Daemon.Outcome] = []
+        var journal: [String] = []
+        var requests = 0
+    }
+
+    /// Draws 1-2-3-6-9 on a daemon whose `door` is `before`; while its check is held,
+    /// rewrites the config so that `door` is `after` (nil: removed), reloads, and only
+    /// then lets the check finish. Ends at the attempt's outcome (and its action's end).
+    func drawWhileReloading(
+        before: String, after: String?, saved: SavedState = .clean
+    ) throws -> ReloadRun {
+        try Directory.create("\(directory)/state")
+        chmod("\(directory)/state", 0o700)
+        chmod(directory, 0o755)
+        let path = "\(directory)/gridlock.conf"
+        try writeConfig(path, door: before)
+        let config = try ConfigVerdict.load(path: path).config
+
+        let loop = try EventLoop()
+        let touch = try EvdevTouchSource(
+            settings: .init(selector: .auto, directory: "\(directory)/input"), frame: Self.frame, rotation: .none,
+            now: MonotonicClock.now(), environment: environment, log: logs.log)
+        let verifier = HeldVerifier()
+        let parts = DaemonParts(
+            loop: loop, output: NullOutput(size: Self.frame), touch: touch,
+            supervisor: ActionSupervisor(loop: loop, mode: config.action.mode),
+            state: StateFile(path: config.lockout.stateFile, saved: saved), verifier: verifier)
+        let daemon = try Daemon(options: .init(configPath: path), config: config, parts: parts)
+
+        var run = ReloadRun()
+        let reload = loop.deadline("reload during the check") { [unowned self] _ in
+            do {
+                try writeConfig(path, door: after)
+            } catch {
+                Issue.record("cannot rewrite the config: \(error)")
+            }
+            daemon.reload()
+            verifier.releaseAll()
+        }
+        verifier.onRequest = { request in
+            // The first check is held across the reload; the check made again runs at once.
+            if request == 1 { reload.due = MonotonicClock.now() } else { verifier.releaseAll() }
+        }
+        daemon.observe = { outcome in
+            run.outcomes.append(outcome)
+            switch outcome {
+            case .lock(.rejected), .action(.finished): daemon.stop()
+            case .lock(.accepted(_, _)) where after == nil: daemon.stop()
+            default: break
+            }
+        }
+        loop.deadline("test limit") { _ in
+            Issue.record("the daemon did not finish within 20 s; outcomes so far: \(run.outcomes)")
+            daemon.stop()
+        }.due = MonotonicClock.now() + .seconds(20)
+        let device = try #require(environment.opened.last)
+        device.deliver(try Self.strokeEvents(through: [1, 2, 3, 6, 9], layout: config.gridLayout(frame: Self.frame)))
+
+        let recorder = JournalRecorder()
+        Journal.$recorder.withValue(recorder) { _ = daemon.run() }
+        run.journal = recorder.messages
+        run.requests = verifier.requests
+        return run
+    }
+
+    var actionOrHookRan: Bool {
+        FileManager.default.fileExists(atPath: "\(directory)/door.ran")
+            || FileManager.default.fileExists(atPath: "\(directory)/unlock-hook.ran")
+    }
+
+    /// The journal says the reload came first, then the second check, then the verdict.
+    func expectReloadThenCheckAgain(_ journal: [String], verdict: String) {
+        let reloaded = journal.firstIndex { $0.hasPrefix("configuration reloaded") }
+        let checkedAgain = journal.firstIndex { $0.contains("checking it again under the new one") }
+        let decided = journal.lastIndex { $0.contains(verdict) }
+        #expect(reloaded != nil && checkedAgain != nil && decided != nil, "journal: \(journal)")
+        if let reloaded, let checkedAgain, let decided {
+            #expect(reloaded < checkedAgain && checkedAgain < decided, "journal: \(journal)")
+        }
+    }
+
+    @Test("a pattern re-enrolled with another drawing during the check does not open with the old one")
+    func reEnrolledDuringTheCheck() throws {
+        let run = try drawWhileReloading(before: "hash=\(try Self.hash("1-2-3-6-9"))", after: "hash=\(try Self.hash("7-8-9-6-3"))")
+        #expect(run.outcomes == [.lock(.rejected(nodes: 5, failures: 1))])
+        #expect(run.requests == 2)
+        #expect(!actionOrHookRan)
+        expectReloadThenCheckAgain(run.journal, verdict: "attempt rejected")
+    }
+
+    @Test("a pattern removed during the check opens nothing: no success, no action, no [on unlock]")
+    func removedDuringTheCheck() throws {
+        let run = try drawWhileReloading(before: "hash=\(try Self.hash("1-2-3-6-9"))", after: nil)
+        #expect(run.outcomes == [.lock(.rejected(nodes: 5, failures: 1))])
+        #expect(!actionOrHookRan)
+        expectReloadThenCheckAgain(run.journal, verdict: "attempt rejected")
+    }
+
+    @Test("a pattern that expired with the reload during the check is refused by the new validity")
+    func expiredDuringTheCheck() throws {
+        let hash = try Self.hash("1-2-3-6-9")
+        let run = try drawWhileReloading(before: "hash=\(hash)", after: "hash=\(hash)\nvalid-until=2020-01-01T00:00")
+        #expect(run.outcomes == [.lock(.rejected(nodes: 5, failures: 1))])
+        #expect(!actionOrHookRan)
+        expectReloadThenCheckAgain(run.journal, verdict: "matched but may not open")
+    }
+
+    @Test("a pattern used up by the reload during the check (uses=2 -> uses=1, used once) is refused")
+    func usedUpDuringTheCheck() throws {
+        let hash = try Self.hash("1-2-3-6-9")
+        let usedOnce = SavedState(patterns: ["door": PatternUse(count: 1, hashTag: PatternUse.tag(of: hash), lastAccepted: nil)])
+        let run = try drawWhileReloading(before: "hash=\(hash)\nuses=2", after: "hash=\(hash)\nuses=1", saved: usedOnce)
+        #expect(run.outcomes == [.lock(.rejected(nodes: 5, failures: 1))])
+        #expect(!actionOrHookRan)
+        expectReloadThenCheckAgain(run.journal, verdict: "matched but may not open")
+    }
+
+    @Test("a reload that leaves the pattern as it was checks it again and it opens, once")
+    func unchangedPatternStillOpens() throws {
+        let hash = try Self.hash("1-2-3-6-9")
+        let run = try drawWhileReloading(before: "hash=\(hash)", after: "hash=\(hash)\n# touched by an administrator")
+        #expect(run.outcomes.first == .lock(.accepted(patternName: "door", nodes: 5)))
+        #expect(run.outcomes.last == .action(.finished(pattern: "door", duress: false, status: .exited(0))))
+        #expect(run.requests == 2)
+        let opened = try String(contentsOfFile: "\(directory)/door.ran", encoding: .utf8)
+        #expect(opened == "opened\n")
+        expectReloadThenCheckAgain(run.journal, verdict: "attempt accepted")
+    }
+
+    @Test("the gate never admits a match whose hash is no longer the pattern's, nor a name that is gone")
+    func theGateRefusesStaleMatches() throws {
+        var config = try config()
+        let gate = PatternGate(config: config, state: StateFile(path: nil), wallClock: SystemWallClock.now)
+        let enrolled = config.patterns[0].hash
+        #expect(gate.admit(PatternMatch(name: "door", hash: enrolled)) == .verified(patternName: "door"))
+        #expect(gate.admit(PatternMatch(name: "door", hash: try Self.hash("7-8-9"))) == .verified(patternName: nil))
+        #expect(gate.admit(PatternMatch(name: "gone", hash: enrolled)) == .verified(patternName: nil))
+        config.patterns = []
+        gate.update(config)
+        #expect(gate.admit(PatternMatch(name: "door", hash: enrolled)) == .verified(patternName: nil))
+    }
+}
