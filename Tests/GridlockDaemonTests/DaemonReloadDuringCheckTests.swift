@@ -38,9 +38,9 @@ extension DaemonLoopTests {
         try cheapHasher.hash(message: "3x3:\(pattern)", cost: ReplayTests.cheap)
     }
 
-    /// The config file gridlockd would read: a door pattern (its own `extra` lines), an
-    /// action and an `[on unlock]` hook that each leave a file behind if they run.
-    func writeConfig(_ path: String, door: String?) throws {
+    /// The config file gridlockd would read: a door pattern (`door`: its lines), an action
+    /// and an `[on unlock]` hook that each leave a file behind if they run, and `extra`.
+    func writeConfig(_ path: String, door: String?, extra: String = "") throws {
         var text = """
             [display]
             backend=png
@@ -49,7 +49,7 @@ extension DaemonLoopTests {
             state-file=\(directory)/state/attempts
             [on unlock]
             exec=/bin/sh -c "echo unlocked >> \(directory)/unlock-hook.ran"
-
+            \(extra)
             """
         if let door {
             text += "[pattern door]\n\(door)\nexec=/bin/sh -c \"echo opened >> \(directory)/door.ran\"\n"
@@ -199,5 +199,63 @@ extension DaemonLoopTests {
         config.patterns = []
         gate.update(config)
         #expect(gate.admit(PatternMatch(name: "door", hash: enrolled)) == .verified(patternName: nil))
+    }
+
+    @Test("a reload in the middle of a stroke (a new colour) keeps it: the finished drawing opens the door")
+    func aReloadMidStrokeKeepsTheStroke() throws {
+        try Directory.create("\(directory)/state")
+        chmod("\(directory)/state", 0o700)
+        chmod(directory, 0o755)
+        let path = "\(directory)/gridlock.conf"
+        let door = "hash=\(try Self.hash("1-2-3-6-9"))"
+        try writeConfig(path, door: door)
+        let config = try ConfigVerdict.load(path: path).config
+        let loop = try EventLoop()
+        let touch = try EvdevTouchSource(
+            settings: .init(selector: .auto, directory: "\(directory)/input"), frame: Self.frame, rotation: .none,
+            now: MonotonicClock.now(), environment: environment, log: logs.log)
+        let parts = DaemonParts(
+            loop: loop, output: NullOutput(size: Self.frame), touch: touch,
+            supervisor: ActionSupervisor(loop: loop, mode: config.action.mode),
+            state: StateFile(path: config.lockout.stateFile, saved: .clean))
+        let daemon = try Daemon(options: .init(configPath: path), config: config, parts: parts)
+        let device = try #require(environment.opened.last)
+        let layout = config.gridLayout(frame: Self.frame)
+        let whole = try Self.strokeEvents(through: [1, 2, 3, 6, 9], layout: layout)
+        // Down and through 1-2-3 (three touch frames of three events after the first's three more).
+        let split = 3 + 3 * 3
+        var outcomes: [Daemon.Outcome] = []
+        let reloadAndFinish = loop.deadline("reload mid-stroke") { [unowned self] _ in
+            do {
+                try writeConfig(path, door: door, extra: "[theme]\nselected=#FF8800\n")
+            } catch {
+                Issue.record("cannot rewrite the config: \(error)")
+            }
+            daemon.reload()
+            device.deliver(Array(whole[split...]))
+        }
+        var reloaded = false
+        daemon.service.onPresent = { scene in
+            if !reloaded, scene.nodes.filter({ $0 == .selected }).count == 3 {
+                reloaded = true
+                reloadAndFinish.due = MonotonicClock.now()
+            }
+        }
+        daemon.observe = { outcome in
+            outcomes.append(outcome)
+            if case .action(.finished) = outcome { daemon.stop() }
+            if case .lock(.rejected) = outcome { daemon.stop() }
+        }
+        loop.deadline("test limit") { _ in
+            Issue.record("the daemon did not finish within 20 s; outcomes so far: \(outcomes)")
+            daemon.stop()
+        }.due = MonotonicClock.now() + .seconds(20)
+        device.deliver(Array(whole[..<split]))
+        let recorder = JournalRecorder()
+        Journal.$recorder.withValue(recorder) { _ = daemon.run() }
+        #expect(reloaded)
+        #expect(recorder.messages.contains { $0.hasPrefix("configuration reloaded") }, "journal: \(recorder.messages)")
+        #expect(!recorder.messages.contains { $0.hasPrefix("stroke cancelled") }, "journal: \(recorder.messages)")
+        #expect(outcomes.first == .lock(.accepted(patternName: "door", nodes: 5)))
     }
 }
