@@ -26,6 +26,7 @@ final class PatternChecks {
 
     func begin(_ pattern: Pattern) {
         let startedUnder = generation
+        Journal.log(.info, "checking the drawn pattern (\(pattern.nodes.count) nodes) against \(matcher.entries.count) enrolled pattern(s)")
         verifier.verify(pattern, with: matcher) { [weak self] match in
             self?.finished(pattern, match: match, startedUnder: startedUnder)
         }
