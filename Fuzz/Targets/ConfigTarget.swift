@@ -4,14 +4,16 @@ import LinuxSys
 import Synchronization
 
 extension FuzzTargets {
-    /// The config loader on a main file and up to two drop-ins, as `gridlock check-config`
-    /// and gridlockd read them. The input is split at `separator` lines; the parts are written
-    /// to a scratch folder (`FuzzScratch`) and checked with `ConfigLoader.validateOnly`.
-    /// Every diagnostic must point into a file that was read, at a line that exists, and a
-    /// config it passes must also load.
+    /// The one verdict (`ConfigVerdict`: text, file safety and the files a config names) on a
+    /// main file and up to two drop-ins, as `gridlock check-config` and gridlockd judge them.
+    /// The input is split at `separator` lines; the parts are written to a scratch folder
+    /// (`FuzzScratch`). Every diagnostic must point into a file that was read, at a line that
+    /// exists, or name another file (line 0: a folder, the state file, a named file); a
+    /// config the verdict passes must also load through `ConfigVerdict.load`, as gridlockd
+    /// starts. A named FIFO or device that made the verdict block is a timeout finding.
     static let config = FuzzTarget(
         name: "config",
-        summary: "`ConfigLoader.validateOnly` on a main file and up to two drop-ins; every FILE:LINE exists, a passed config loads",
+        summary: "`ConfigVerdict` on a main file and up to two drop-ins; every FILE:LINE exists, a passed config loads",
         maximumLength: 8192,
         run: { bytes throws(FuzzFinding) in try ConfigFuzz.run(bytes) },
         seeds: ConfigFuzz.seeds)
@@ -35,7 +37,7 @@ enum ConfigFuzz {
                     unlinkIfPresent(path)
                 }
             }
-            let check = ConfigLoader.validateOnly(path: main)
+            let check = ConfigVerdict.check(path: main).check
             let read = Array(paths.prefix(parts.count))
             try require(check.files == read, "read \(check.files), expected \(read)")
             for diagnostic in check.diagnostics {
@@ -46,14 +48,16 @@ enum ConfigFuzz {
                     continue
                 }
                 guard let index = read.firstIndex(of: location.file) else {
-                    throw FuzzFinding("a diagnostic for a file that was not read: \(context())")
+                    // File safety and named files speak of a file as a whole.
+                    try require(location.line == 0, "a line number in a file that was not read: \(context())")
+                    continue
                 }
                 let lines = parts[index].count { $0 == UInt8(ascii: "\n") } + 1
                 try require((0...lines).contains(location.line), "line \(location.line) of a \(lines)-line file: \(context())")
             }
             if check.isValid {
                 do {
-                    let loaded = try ConfigLoader.load(path: main)
+                    let loaded = try ConfigVerdict.load(path: main)
                     try require(loaded.files == read, "loaded \(loaded.files), expected \(read)")
                 } catch {
                     throw FuzzFinding("check-config passed a config that does not load (\(error)): \(quoted(bytes))")
