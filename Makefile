@@ -22,7 +22,8 @@ BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libharfbuzz-dev libfribi
 TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils gcc libc6-dev python3-venv make libelf1
 # Fonts the script tests fall back to: Chinese (WenQuanYi Micro Hei, 5 MB), Thai (Loma, 0.4 MB)
 # and Hindi (Lohit Devanagari, 0.2 MB); Arabic comes from DejaVu Sans.
-TEST_PACKAGES += fonts-wqy-microhei fonts-tlwg-loma-ttf fonts-lohit-deva
+SUITE_FONT_PACKAGES := fonts-wqy-microhei fonts-tlwg-loma-ttf fonts-lohit-deva
+TEST_PACKAGES += $(SUITE_FONT_PACKAGES)
 # The deployed scenarios (tests/vm/deployed): a Debian 12 image built with mmdebstrap, made
 # into ext4 by mke2fs -d.
 TEST_PACKAGES += mmdebstrap e2fsprogs
@@ -36,7 +37,7 @@ VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 DEB_ARCH = $(shell dpkg --print-architecture)
 DEB_BASE = dist/gridlock_$(VERSION)_$(DEB_ARCH)
 
-.PHONY: all deps test-deps install-packages build release demo test test-vm install clean deb test-deployed
+.PHONY: all deps test-deps install-packages build release demo check test test-vm install clean deb test-deployed
 .PHONY: fuzz fuzz-build fuzz-smoke test-sanitizers test-asan test-tsan
 
 all: release
@@ -65,6 +66,14 @@ release: deps
 # The main job without hardware: the daemon's loop on a recorded gesture, frames into ./demo-out/.
 demo: release
 	$(BIN)/gridlock demo --out demo-out
+
+# The quick loop while changing code (a few minutes): the libc boundary and the Swift
+# suites, nothing else. Not a substitute for `make test`.
+check: deps
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SUITE_FONT_PACKAGES)"
+	tests/check-boundary
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
 
 # Every test: the libc boundary, the Swift suites, the end-to-end checks of the shipped
 # binaries, then the same binaries on a real kernel under QEMU.
