@@ -35,8 +35,9 @@ let enrollCommand = Command(
         reader would read otherwise than given is refused: a line break or another control
         character, whitespace at either end, or ';' after whitespace (a comment to the reader).
 
-        Exit status: 0 when stored, 64 for a bad option (naming it), 78 when the configuration
-        has errors or would have them with the new pattern, 1 for anything else.
+        Exit status: 0 when stored, 64 for a bad option (naming it) or a --pattern-stdin line
+        that is no pattern, 78 when the configuration has errors or would have them with the
+        new pattern, 1 for anything else (two drawings that differ, a name already taken).
         """
 ) { arguments in
     guard let name = try arguments.option("--name") else {
