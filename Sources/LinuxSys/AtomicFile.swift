@@ -11,39 +11,7 @@ public enum AtomicFile {
     /// existing temporary with our pid can only be left from an earlier boot or a
     /// crashed process that had the same pid, so it is removed and the open retried.
     public static func write(_ bytes: [UInt8], to path: String, mode: FileMode) throws(SystemCallError) {
-        let temporary = "\(path).tmp-\(getpid())"
-        let flags: OpenFlags = [.create, .exclusive, .writeOnly]
-        let file: FileDescriptor
-        do {
-            file = try FileDescriptor.open(temporary, flags, mode: mode)
-        } catch where error.errno == .exists {
-            unlink(temporary)
-            file = try FileDescriptor.open(temporary, flags, mode: mode)
-        }
-
-        do {
-            _ = try systemCall("fchmod", path: temporary) { fchmod(file.rawValue, mode) }
-            try file.writeAll(bytes)
-            _ = try systemCall("fsync", path: temporary) { fsync(file.rawValue) }
-        } catch {
-            file.close()
-            unlink(temporary)
-            throw error
-        }
-        // A failing close after a successful fsync loses nothing.
-        file.close()
-
-        do {
-            _ = try systemCall("rename to \(path)", path: temporary) { rename(temporary, path) }
-        } catch {
-            unlink(temporary)
-            throw error
-        }
-
-        let directoryPath = directory(of: path)
-        let directory = try FileDescriptor.open(directoryPath, [.readOnly, .directory])
-        defer { directory.close() }
-        _ = try systemCall("fsync", path: directoryPath) { fsync(directory.rawValue) }
+        try StagedFile.write(bytes, for: path, temporaryPath: "\(path).tmp-\(getpid())", mode: mode).install()
     }
 
     /// The whole file, or nil when it does not exist.

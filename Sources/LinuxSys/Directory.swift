@@ -32,6 +32,13 @@ extension Directory {
         }
         rmdir(path)
     }
+
+    /// Removes `path` if it is an empty folder (one a command made and then did not use);
+    /// false when it is not, or was not there.
+    @discardableResult
+    public static func removeIfEmpty(_ path: String) -> Bool {
+        rmdir(path) == 0
+    }
 }
 
 /// Removes a file; false when there was none (or it could not be removed).

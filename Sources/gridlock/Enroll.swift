@@ -17,9 +17,11 @@ let enrollCommand = Command(
         for provisioning images with no panel.
 
         Then writes FILE.d/50-NAME.conf (for the default config
-        /etc/gridlock/gridlock.conf.d/50-NAME.conf) atomically with mode 0600, holding only
-        the argon2id hash (and exec= if given), checks the configuration still loads, and
-        sends SIGHUP to a running gridlockd.
+        /etc/gridlock/gridlock.conf.d/50-NAME.conf) with mode 0600, holding only the argon2id
+        hash (and the keys below, where given): first under a temporary name in that folder,
+        where the whole configuration is judged with it as gridlockd would judge it and it
+        must read back as exactly the pattern asked for; only then is it renamed into place,
+        otherwise nothing is written. Then sends SIGHUP to a running gridlockd.
 
           --exec ARGV       the unlock action of this pattern (systemd-style quoting)
           --timeout S       give up on the panel after S seconds (1 to 3600, default 120)
@@ -29,25 +31,28 @@ let enrollCommand = Command(
                             its first and last day or moment: 2026-12-24 or 2026-12-24T18:00
         These are written as the keys of the same names and checked as the daemon checks them
         (docs/configuration.md); a pattern with a schedule opens only while the clock is
-        synchronised, unless [security] trust-unsynchronised-clock=true.
+        synchronised, unless [security] trust-unsynchronised-clock=true. A value the config
+        reader would read otherwise than given is refused: a line break or another control
+        character, whitespace at either end, or ';' after whitespace (a comment to the reader).
+
+        Exit status: 0 when stored, 64 for a bad option (naming it) or a --pattern-stdin line
+        that is no pattern, 78 when the configuration has errors or would have them with the
+        new pattern, 1 for anything else (two drawings that differ, a name already taken).
         """
 ) { arguments in
     guard let name = try arguments.option("--name") else {
         throw UsageError("--name NAME is required", command: arguments.command)
     }
-    let exec = try arguments.option("--exec") { text throws(ArgvError) in _ = try ArgvSplitter.split(text) }
+    let exec = try arguments.patternValue("--exec", key: "exec")
     let configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
     let timeout = try arguments.integer("--timeout", in: 1...3600) ?? 120
     let fromStdin = arguments.flag("--pattern-stdin")
-    var keys: [(String, String)] = []
-    if let uses = try arguments.integer("--uses", in: 1...1_000_000) { keys.append(("uses", String(uses))) }
-    for key in ["valid", "valid-from", "valid-until"] {
-        let value = try arguments.option("--\(key)") { text throws(PatternKeyProblem) in try Enrollment.checkPatternKey(key, text) }
-        if let value { keys.append((key, value)) }
-    }
+    let keys = try arguments.patternLimits()
     try arguments.finish()
     try checkPatternName(name, command: arguments.command)
-    let loaded = try ConfigLoader.load(path: configPath)
+    // The verdict gridlockd starts with: a configuration it would refuse is said before
+    // anyone draws, and the drop-in is judged by the same verdict before it is put in place.
+    let loaded = try ConfigVerdict.load(path: configPath)
     let config = loaded.config
 
     let pattern: Pattern
@@ -55,7 +60,7 @@ let enrollCommand = Command(
         guard let line = readLine(strippingNewline: true) else {
             throw CommandError("no pattern on standard input")
         }
-        pattern = try Pattern(text: line, shape: config.grid.shape)
+        pattern = try patternFromStandardInput(line, shape: config.grid.shape, command: arguments.command)
         guard pattern.count >= config.grid.minNodes else {
             throw CommandError(config.theme.text(for: .tooShort(minimum: config.grid.minNodes)) + " (min-nodes=\(config.grid.minNodes))")
         }

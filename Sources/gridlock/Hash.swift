@@ -21,9 +21,16 @@ let hashCommand = Command(
 
         --rows N, --columns N   the grid shape, 2 to 8 each; one given alone keeps the
                                 other from --config (or 3)
+        --exec ARGV             adds the exec= line (systemd-style quoting); refused when
+                                the config reader would read it otherwise than given (a
+                                line break or another control character, whitespace at
+                                either end, ';' after whitespace)
         --benchmark             also print how long one verification takes on this
                                 machine with these settings (what each attempt on the
                                 panel costs)
+
+        Exit status: 0, 64 for a bad option or pattern (also one on standard input), 78 when
+        --config has errors.
         """
 ) { arguments in
     let name = try arguments.option("--name") ?? "main"
@@ -31,7 +38,7 @@ let hashCommand = Command(
     let configPath = try arguments.option("--config")
     let rows = try arguments.integer("--rows", in: GridShape.allowedDimensions)
     let columns = try arguments.integer("--columns", in: GridShape.allowedDimensions)
-    let exec = try arguments.option("--exec") { text throws(ArgvError) in _ = try ArgvSplitter.split(text) }
+    let exec = try arguments.patternValue("--exec", key: "exec")
     let benchmark = arguments.flag("--benchmark")
     try arguments.finish()
     try checkPatternName(name, command: arguments.command)
@@ -53,7 +60,7 @@ let hashCommand = Command(
         guard let line = readLine(strippingNewline: true) else {
             throw UsageError("no pattern: give --pattern or write it on standard input", command: arguments.command)
         }
-        pattern = try Pattern(text: line, shape: config.grid.shape)
+        pattern = try patternFromStandardInput(line, shape: config.grid.shape, command: arguments.command)
     }
     if pattern.count < config.grid.minNodes {
         printError("warning: \(pattern.count) nodes is fewer than min-nodes=\(config.grid.minNodes); the panel will refuse it as too short")

@@ -27,7 +27,7 @@ let patternsCommand = Command(
         printError("\(config.lockout.stateFile): corrupt (\(reason)); uses and last use unknown")
         saved = nil
     case .unreadable(let error):
-        printError("\(error); uses and last use unknown (run as root)")
+        printError("\(error); uses and last use unknown" + (error.isPermissionDenial(forUser: ProcessIdentity.effectiveUser) ? " (run as root)" : ""))
         saved = nil
     }
     var rows: [[String]] = [["NAME", "DURESS", "USES LEFT", "LAST OPENED", "WHEN"]]

@@ -1,3 +1,4 @@
+import GridlockCore
 import GridlockDaemon
 import LinuxSys
 
@@ -49,7 +50,10 @@ func main() -> Int32 {
         return try command.run(&arguments)
     } catch let error as UsageError {
         printError(error.description)
-        return 64
+        return error.exitStatus
+    } catch let error as FailureStatus {
+        printError("gridlock \(name): \(error)")
+        return error.exitStatus
     } catch {
         printError("gridlock \(name): \(error)")
         return 1
@@ -69,6 +73,16 @@ func checkPatternName(_ name: String, command: String) throws(UsageError) {
 /// sequences in them must not reach the terminal raw (lines and tabs are kept).
 func printEscaped(_ item: Any = "", terminator: String = "\n") {
     print(Journal.escaped(String(describing: item), keepingLines: true), terminator: terminator)
+}
+
+/// A pattern typed on standard input (`--pattern-stdin`, or `hash` without `--pattern`): not
+/// a pattern of `shape` is a usage error, as the same text in `--pattern` is.
+func patternFromStandardInput(_ line: String, shape: GridShape, command: String) throws(UsageError) -> Pattern {
+    do {
+        return try Pattern(text: line, shape: shape)
+    } catch {
+        throw UsageError("the pattern on standard input: \(error)", command: command)
+    }
 }
 
 /// Escape sequences in a value or file name must not reach the terminal raw.

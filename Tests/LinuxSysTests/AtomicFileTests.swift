@@ -66,6 +66,28 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["occupied"])
     }
 
+    @Test("a staged file is not under its name until installed, and a discarded one leaves the old file alone")
+    func stagedFileIsInPlaceOnlyOnceInstalled() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let path = "\(directory)/50-door.conf"
+        try AtomicFile.write(Array("old".utf8), to: path, mode: 0o600)
+
+        let discarded = try StagedFile.write(Array("bad".utf8), for: path, temporaryPath: "\(directory)/.50-door.conf.tmp", mode: 0o600)
+        #expect(try AtomicFile.read(discarded.temporaryPath) == Array("bad".utf8))
+        #expect(try AtomicFile.read(path) == Array("old".utf8))
+        discarded.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["50-door.conf"])
+
+        let staged = try StagedFile.write(Array("new".utf8), for: path, temporaryPath: "\(directory)/.50-door.conf.tmp", mode: 0o600)
+        #expect(try AtomicFile.read(path) == Array("old".utf8))
+        try staged.install()
+        #expect(try AtomicFile.read(path) == Array("new".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["50-door.conf"])
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o7777 == 0o600)
+    }
+
     @Test func readingAMissingFileIsNilButItsContentsAreAnError() throws {
         let path = "/nonexistent/gridlock/attempts"
         #expect(try AtomicFile.read(path) == nil)

@@ -53,12 +53,12 @@ public enum ConfigLoader {
     }
 
     /// The config as far as it could be read, and every problem of its text.
-    static func run(path: String) -> (GridlockConfig, check: ConfigCheck) {
+    static func run(path: String, standIn: DropInStandIn? = nil) -> (GridlockConfig, check: ConfigCheck) {
         var files = [path]
         var extraDiagnostics: [ConfigDiagnostic] = []
         let directory = ConfigPaths.dropInDirectory(of: path)
         do {
-            files = try ConfigPaths.files(of: path)
+            files = try ConfigPaths.files(of: path, standIn: standIn)
         } catch {
             extraDiagnostics.append(ConfigDiagnostic(file: directory, line: 0, message: "cannot list drop-ins: \(error.errno.text)"))
         }

@@ -36,10 +36,18 @@ enum ConfigPaths {
 
     static func dropInDirectory(of mainFile: String) -> String { mainFile + ".d" }
 
-    /// The main file, then its drop-ins in the order they apply.
-    static func files(of mainFile: String) throws(SystemCallError) -> [String] {
+    /// The main file, then its drop-ins in the order they apply; with a stand-in, its file in
+    /// the place of the drop-in it stands in for, whether that exists yet or not.
+    static func files(of mainFile: String, standIn: DropInStandIn? = nil) throws(SystemCallError) -> [String] {
         let directory = dropInDirectory(of: mainFile)
-        return [mainFile] + (try dropInNames(in: directory) ?? []).map { directory + "/" + $0 }
+        var names = try dropInNames(in: directory) ?? []
+        guard let standIn else { return [mainFile] + names.map { directory + "/" + $0 } }
+        let name = standIn.name
+        if !names.contains(name) {
+            names.append(name)
+            names.sort { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        }
+        return [mainFile] + names.map { $0 == name ? standIn.readFrom : directory + "/" + $0 }
     }
 
     /// Names in `directory` ending in `.conf`, hidden files and directories left out, in byte order;
@@ -61,4 +69,13 @@ enum ConfigPaths {
     private static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
+}
+
+/// A drop-in read from another file than its own: a new drop-in judged under a temporary
+/// name, with the whole configuration, before it is renamed into place (`Enrollment.store`).
+struct DropInStandIn: Hashable, Sendable {
+    /// The name the drop-in will have in the drop-in folder (`50-door.conf`).
+    var name: String
+    /// Where it is read from until then.
+    var readFrom: String
 }

@@ -34,15 +34,16 @@ public enum ConfigVerdict {
 
     /// `afterEachRead` runs between the loader's read and the checks that it saw one
     /// version of every file: where a test plays the writer that came in between.
+    /// `standIn`: the verdict on the configuration as it would be with that drop-in in place.
     static func check(
-        path: String, runningAs user: UInt32, afterEachRead: () -> Void
+        path: String, standIn: DropInStandIn? = nil, runningAs user: UInt32, afterEachRead: () -> Void
     ) -> (check: ConfigCheck, config: GridlockConfig) {
         for _ in 0..<readAttempts {
             let began = FileTimestampClock.now()
-            let before = snapshot(path)
-            var (config, check) = ConfigLoader.run(path: path)
+            let before = snapshot(path, standIn: standIn)
+            var (config, check) = ConfigLoader.run(path: path, standIn: standIn)
             afterEachRead()
-            let after = snapshot(path)
+            let after = snapshot(path, standIn: standIn)
             guard after == before, stillHold(check.contents) else { continue }
             if let recent = recentChange(after.values.map(\.changed), readBegan: began, now: FileTimestampClock.preciseNow()) {
                 // Two reads that agree may both have fallen between a truncate and a
@@ -62,8 +63,8 @@ public enum ConfigVerdict {
     }
 
     /// The main file, the drop-in folder's listing and each drop-in, as they are now.
-    static func snapshot(_ path: String) -> [String: FileStatus.Identity] {
-        let files = (try? ConfigPaths.files(of: path)) ?? [path]
+    static func snapshot(_ path: String, standIn: DropInStandIn? = nil) -> [String: FileStatus.Identity] {
+        let files = (try? ConfigPaths.files(of: path, standIn: standIn)) ?? [path]
         let directory = ConfigPaths.dropInDirectory(of: path)
         var identities: [String: FileStatus.Identity] = [:]
         for file in files + [directory] {
@@ -95,7 +96,12 @@ public enum ConfigVerdict {
     public static func load(
         path: String, runningAs user: UInt32 = ProcessIdentity.effectiveUser
     ) throws(ConfigError) -> LoadedConfig {
-        let (check, config) = check(path: path, runningAs: user)
+        try load(path: path, standIn: nil, runningAs: user)
+    }
+
+    /// `load` of the configuration as it would be with `standIn` in place.
+    static func load(path: String, standIn: DropInStandIn?, runningAs user: UInt32) throws(ConfigError) -> LoadedConfig {
+        let (check, config) = check(path: path, standIn: standIn, runningAs: user, afterEachRead: {})
         guard check.isValid else { throw ConfigError(diagnostics: check.diagnostics) }
         return LoadedConfig(config: config, files: check.files, warnings: check.warnings)
     }

@@ -45,6 +45,13 @@ enum IniReader {
             file.diagnostics.append(ConfigDiagnostic(file: path, line: 0, message: "cannot read: \(error.reason)"))
             return file
         }
+        return parse(bytes, path: path)
+    }
+
+    /// `bytes` read as the file `path`: what `read` does after reading, and how a line about to
+    /// be written is read back before it is (`IniValueCheck`).
+    static func parse(_ bytes: [UInt8], path: String) -> IniFile {
+        var file = IniFile(path: path)
         file.content = FileContentDigest(bytes)
         let lines = splitLines(bytes)
         let state = ParseState(lines: lines)
