@@ -21,7 +21,7 @@ public struct FixedOffsetZone: TimeZoneRules, Hashable {
 
 /// Why an instant or a wall reading could not be converted. Schedules fail closed on it.
 public enum TimeConversionError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The shell's conversion refused the instant (`localtime_r` and its errno).
+    /// The zone refused the instant (the system's: `localtime_r` and its errno).
     case zoneFailed(epochSeconds: Int64, reason: String)
     /// The instant's wall reading would lie outside `LocalDateTime.supportedYears`.
     case outOfRange(epochSeconds: Int64)
@@ -86,8 +86,8 @@ public enum LocalTimeResolution: Hashable, Sendable {
 }
 
 extension TimeZoneRules {
-    /// No zone is, or ever was, more than a day from UTC (the widest today are -12 h and
-    /// +14 h; the widest local mean time about 15 h 56 min).
+    /// An offset beyond this is a broken zone: the widest today are -12 h and +14 h, the
+    /// widest ever (a local mean time) about 16 h, and POSIX TZ strings stop at 24:59:59.
     static var offsetLimit: Int { 26 * 3600 }
 
     /// How far around a wall reading the offsets in force are sought: transitions are
