@@ -40,13 +40,13 @@ let patternsCommand = Command(
         case (let uses?, nil): left = "unknown of \(uses)"
         }
         let last = saved?.lastAccepted(of: pattern.name, hash: pattern.hash)
-        let lastText = saved == nil ? "unknown" : last.map { SystemWallClock.local(epochSeconds: $0).description } ?? "never"
+        let lastText = saved == nil ? "unknown" : last.map(lastOpenedText) ?? "never"
         let when = pattern.limits.schedule.description
         if json {
             printEscaped(JSONValue.object([
                 ("name", .string(pattern.name)), ("duress", .bool(pattern.duress)),
                 ("uses", pattern.limits.uses.map { .int($0) } ?? .null), ("used", used.map { .int($0) } ?? .null),
-                ("last-opened", last.map { .string(SystemWallClock.local(epochSeconds: $0).description) } ?? .null),
+                ("last-opened", last.map { .string(lastOpenedText($0)) } ?? .null),
                 ("schedule", .string(when)),
             ]))
         } else {
@@ -67,4 +67,10 @@ private func printTable(_ rows: [[String]]) {
             index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
         }.joined(separator: "  "))
     }
+}
+
+/// A last use in local time; one the zone cannot convert (a clock that was far out when it
+/// was recorded) as its seconds since 1970, the way date(1) takes them (`@SECONDS`).
+private func lastOpenedText(_ epochSeconds: Int64) -> String {
+    SystemWallClock.local(epochSeconds: epochSeconds)?.description ?? "@\(epochSeconds)"
 }

@@ -11,7 +11,7 @@ extension DaemonLoopTests {
     static let monday = LocalDateTime(year: 2026, month: 11, day: 30, hour: 8)
 
     static func wallClock(_ local: LocalDateTime = monday, synchronised: Bool) -> () -> WallTime {
-        { WallTime(local: local, epochSeconds: 1_764_489_600, synchronised: synchronised) }
+        { WallTime(epochSeconds: local.wallSeconds!, zone: FixedOffsetZone.utc, synchronised: synchronised) }
     }
 
     /// A hook that writes its environment, one variable a line, to `<directory>/<event>.env`.

@@ -2,6 +2,7 @@ import Foundation
 import GridlockCore
 import GridlockDisplay
 import GridlockInput
+import LinuxSys
 import Testing
 @testable import GridlockDaemon
 
@@ -37,12 +38,15 @@ import Testing
         func results() -> [String] { events.filter { $0["event"] as? String == "attempt" }.map { $0["result"] as! String } }
     }
 
-    static func replay(_ name: String, config: GridlockConfig, frames: String? = nil) throws -> Run {
+    static func replay(
+        _ name: String, config: GridlockConfig, frames: String? = nil, wallClock: (() -> WallTime)? = nil
+    ) throws -> Run {
         var run = Run()
         var options = ReplayRunner.Options(config: config, recording: try recording(name), framesDirectory: frames) {
             run.lines.append($0)
         }
         options.onPresent = { run.scenes.append($0) }
+        if let wallClock { options.wallClock = wallClock }
         try ReplayRunner(options).run()
         return run
     }
@@ -67,6 +71,20 @@ import Testing
     func everyTouchProtocolUnlocks(recording: String) throws {
         let run = try Self.replay(recording, config: Self.config())
         #expect(run.results() == ["accepted"])
+    }
+
+    /// `localtime_r` fails for these; the weekday of its unfilled result used to trap.
+    @Test("with the clock far out of range a scheduled pattern is refused, not a trap; one without a schedule opens",
+          arguments: [Int64.max, Int64.min, 253_402_387_200 /* 10000-01-02 */, Int64(Int32.max) * 31_557_600 * 2])
+    func farOutClockFailsClosed(seconds: Int64) throws {
+        let clock = { WallTime(epochSeconds: seconds, zone: SystemTimeZone(), synchronised: true) }
+        var config = try Self.config(exec: nil)
+        config.patterns[0].limits.schedule.windows = try PatternSchedule.windows(from: "Daily 00:00-24:00")
+        #expect(try Self.replay("protocol-b-1-2-3-6-9", config: config, wallClock: clock).results() == ["rejected"])
+        config.patterns[0].limits.schedule = PatternSchedule(validUntil: LocalDateTime(year: 2099, month: 12, day: 31))
+        #expect(try Self.replay("protocol-b-1-2-3-6-9", config: config, wallClock: clock).results() == ["rejected"])
+        config.patterns[0].limits.schedule = PatternSchedule()
+        #expect(try Self.replay("protocol-b-1-2-3-6-9", config: config, wallClock: clock).results() == ["accepted"])
     }
 
     @Test func goodixStyleReleasesEndEachStroke() throws {

@@ -20,9 +20,6 @@ public struct LocalDateTime: Hashable, Sendable, Comparable, CustomStringConvert
         weekday = Weekday.of(year: year, month: month, day: day)
     }
 
-    /// Minutes since midnight.
-    public var minuteOfDay: Int { hour * 60 + minute }
-
     public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool {
         (a.year, a.month, a.day, a.hour, a.minute, a.second) < (b.year, b.month, b.day, b.hour, b.minute, b.second)
     }
@@ -31,8 +28,34 @@ public struct LocalDateTime: Hashable, Sendable, Comparable, CustomStringConvert
         "\(pad(year, 4))-\(pad(month))-\(pad(day))T\(pad(hour)):\(pad(minute)):\(pad(second))"
     }
 
-    /// The day before, for a window that began yesterday evening and runs past midnight.
-    var previousWeekday: Weekday { weekday.previous }
+    /// The years a config can name and a clock is believed in: a reading outside them
+    /// is a clock gone wrong, and schedules fail closed on it.
+    public static let supportedYears = 1...9999
+    static let earliestWallSeconds: Int64 = -62_135_596_800  // 0001-01-01T00:00:00
+    static let latestWallSeconds: Int64 = 253_402_300_799  // 9999-12-31T23:59:59
+
+    /// Seconds from 1970-01-01T00:00 to this reading, every day counted as 86,400 s (what
+    /// the reading would be as UTC): wall-clock arithmetic, not an instant. Nil outside
+    /// `supportedYears` or for a field out of its range.
+    public var wallSeconds: Int64? {
+        guard Self.supportedYears.contains(year), (1...12).contains(month),
+              (1...Self.daysIn(month: month, year: year)).contains(day),
+              (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second)
+        else { return nil }
+        let days = CivilCalendar.dayNumber(year: year, month: month, day: day)
+        return days * CivilCalendar.secondsPerDay + Int64(hour * 3600 + minute * 60 + second)
+    }
+
+    /// The reading `wallSeconds` seconds after 1970-01-01T00:00; nil outside `supportedYears`.
+    public init?(wallSeconds: Int64) {
+        guard (Self.earliestWallSeconds...Self.latestWallSeconds).contains(wallSeconds) else { return nil }
+        let days = CivilCalendar.floorDivision(wallSeconds, CivilCalendar.secondsPerDay)
+        let secondOfDay = Int(wallSeconds - days * CivilCalendar.secondsPerDay)
+        let date = CivilCalendar.date(dayNumber: days)
+        self.init(
+            year: date.year, month: date.month, day: date.day,
+            hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
+    }
 
     /// `2026-12-24` or `2026-12-24T18:00` / `2026-12-24 18:00:30`; nil for anything else,
     /// impossible dates (February 30) included. `endOfDay` reads a bare date as its last
@@ -93,13 +116,19 @@ public enum Weekday: Int, Hashable, Sendable, CaseIterable, Comparable, CustomSt
 
     public static func < (a: Weekday, b: Weekday) -> Bool { a.rawValue < b.rawValue }
 
-    var previous: Weekday { Weekday(rawValue: rawValue == 1 ? 7 : rawValue - 1)! }
+    /// The day after (Sunday is followed by Monday).
+    var next: Weekday { Weekday.allCases[rawValue % 7] }
 
-    /// The proleptic Gregorian calendar's day of the week (Sakamoto's method).
+    /// The proleptic Gregorian calendar's day of the week. Defined for every input, even a
+    /// nonsense reading from a broken clock, and never traps: the calendar repeats every
+    /// 400 years (146,097 days, whole weeks) and every month every 7 days, so the arithmetic
+    /// runs on a year in 0...399 and a day in 0...6. A month outside 1...12 is taken modulo 12.
     static func of(year: Int, month: Int, day: Int) -> Weekday {
-        let offsets = [0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4]
-        let y = month < 3 ? year - 1 : year
-        let sundayBased = (y + y / 4 - y / 100 + y / 400 + offsets[month - 1] + day) % 7
-        return Weekday(rawValue: sundayBased == 0 ? 7 : sundayBased)!
+        let cycleYear = Int(CivilCalendar.floorModulo(Int64(year), 400))
+        // (m - 1) mod n without computing m - 1, which overflows for Int.min.
+        let monthInYear = Int((CivilCalendar.floorModulo(Int64(month), 12) + 11) % 12) + 1
+        let firstOfMonth = CivilCalendar.dayNumber(year: cycleYear, month: monthInYear, day: 1)
+        let daysIn = (CivilCalendar.floorModulo(Int64(day), 7) + 6) % 7
+        return CivilCalendar.weekday(dayNumber: firstOfMonth + daysIn)
     }
 }

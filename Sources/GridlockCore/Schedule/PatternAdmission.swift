@@ -20,6 +20,9 @@ public enum PatternRefusal: Hashable, Sendable, CustomStringConvertible {
     case usedUp(uses: Int)
     /// The state file could not be read, so the uses left are unknown.
     case usesUnknown
+    /// The pattern has a schedule and the clock's reading cannot be converted (a clock far
+    /// out of range, a zone that fails): it fails closed.
+    case timeUnknown(TimeConversionError)
 
     public var description: String {
         switch self {
@@ -28,21 +31,23 @@ public enum PatternRefusal: Hashable, Sendable, CustomStringConvertible {
             "it has a schedule and the system clock is not synchronised (set [security] trust-unsynchronised-clock=true to accept that)"
         case .usedUp(let uses): "it is used up (all \(uses) uses taken)"
         case .usesUnknown: "its uses left are unknown (the state file could not be read); reset it with gridlock reset-lockout"
+        case .timeUnknown(let error): "it has a schedule and the time cannot be told: \(error)"
         }
     }
 }
 
-/// The wall clock as the shell reads it, for schedules.
-public struct WallTime: Hashable, Sendable {
-    public var local: LocalDateTime
-    /// Seconds since the Unix epoch (what the state file records as a last use).
+/// The wall clock as the shell reads it, for schedules: the instant, and the zone that
+/// turns it and the schedule's local times into one another.
+public struct WallTime: Sendable {
+    /// Seconds since the Unix epoch, UTC (also what the state file records as a last use).
     public var epochSeconds: Int64
+    public var zone: any TimeZoneRules
     /// The kernel says an NTP source disciplines the clock.
     public var synchronised: Bool
 
-    public init(local: LocalDateTime, epochSeconds: Int64, synchronised: Bool) {
-        self.local = local
+    public init(epochSeconds: Int64, zone: any TimeZoneRules, synchronised: Bool) {
         self.epochSeconds = epochSeconds
+        self.zone = zone
         self.synchronised = synchronised
     }
 }
@@ -50,11 +55,16 @@ public struct WallTime: Hashable, Sendable {
 extension PatternLimits {
     /// Nil when a pattern with these limits may unlock now, having been accepted `used`
     /// times before (nil: not known). A schedule needs a clock known to be right unless
-    /// `trustUnsynchronisedClock`: a panel without one fails closed.
+    /// `trustUnsynchronisedClock`: a panel without one fails closed, and so does one whose
+    /// reading cannot be converted.
     public func refusal(at time: WallTime, used: Int?, trustUnsynchronisedClock: Bool) -> PatternRefusal? {
         if !schedule.isUnrestricted {
             if !time.synchronised, !trustUnsynchronisedClock { return .clockUntrusted }
-            if let refusal = schedule.refusal(at: time.local) { return .schedule(refusal) }
+            do {
+                if let refusal = try schedule.refusal(at: time.epochSeconds, in: time.zone) { return .schedule(refusal) }
+            } catch {
+                return .timeUnknown(error)
+            }
         }
         if let uses {
             guard let used else { return .usesUnknown }

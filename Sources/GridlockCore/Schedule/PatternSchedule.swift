@@ -1,6 +1,11 @@
 /// When a pattern may open the door: weekly windows (`Mon-Fri 07:00-09:30; Sat 08:00-12:00`)
 /// and a first and last valid moment, all in local time. Outside them the pattern does not
 /// match: the screen shows an ordinary wrong pattern, so an onlooker learns nothing.
+///
+/// They are judged on the instant, not on the wall reading: each start and end is turned
+/// into an instant through the zone (`LocalTimeResolution`), so a wall time that repeats
+/// when the clocks go back can neither reopen a pattern that has expired nor a window that
+/// has closed, and a start or end in a skipped hour counts at the jump.
 public struct PatternSchedule: Hashable, Sendable, CustomStringConvertible {
     /// Empty: any time of the week.
     public var windows: [WeeklyWindow]
@@ -15,12 +20,33 @@ public struct PatternSchedule: Hashable, Sendable, CustomStringConvertible {
 
     public var isUnrestricted: Bool { windows.isEmpty && validFrom == nil && validUntil == nil }
 
-    /// Why the pattern may not be used at `time`, or nil when it may.
-    public func refusal(at time: LocalDateTime) -> ScheduleRefusal? {
-        if let validFrom, time < validFrom { return .notYetValid(from: validFrom) }
-        if let validUntil, validUntil < time { return .expired(until: validUntil) }
-        if !windows.isEmpty, !windows.contains(where: { $0.contains(time) }) { return .outsideWindows }
+    /// Why the pattern may not be used at the instant `epochSeconds` in `zone`, or nil when
+    /// it may. Throws when the instant or a limit cannot be converted: the caller fails
+    /// closed. Even a pattern whose limits need no conversion is judged only on a clock
+    /// whose reading is inside the calendar: a clock centuries out is a broken clock.
+    public func refusal(at epochSeconds: Int64, in zone: any TimeZoneRules) throws(TimeConversionError) -> ScheduleRefusal? {
+        let reading = try zone.reading(at: epochSeconds)
+        if let validFrom, epochSeconds < (try zone.resolve(validFrom).asStart) { return .notYetValid(from: validFrom) }
+        if let validUntil, epochSeconds >= (try zone.resolve(validUntil).afterLastSecond) { return .expired(until: validUntil) }
+        if !windows.isEmpty, !(try isInAWindow(epochSeconds, reading: reading, zone: zone)) { return .outsideWindows }
         return nil
+    }
+
+    /// Whether an occurrence of a window, from its start's instant to its end's, holds the
+    /// instant. The occurrences that can hold it start on the reading's day or the day
+    /// before (past midnight), give or take a day for the clocks' changes.
+    private func isInAWindow(_ epochSeconds: Int64, reading: LocalDateTime, zone: any TimeZoneRules) throws(TimeConversionError) -> Bool {
+        guard let wall = reading.wallSeconds else { throw .outOfRange(epochSeconds: epochSeconds) }
+        let today = CivilCalendar.floorDivision(wall, CivilCalendar.secondsPerDay)
+        for day in (today - 2)...(today + 1) {
+            let weekday = CivilCalendar.weekday(dayNumber: day)
+            for window in windows where window.days.contains(weekday) {
+                let (start, end) = window.wallSeconds(onDay: day)
+                guard epochSeconds >= (try zone.resolve(wallSeconds: start).asStart) else { continue }
+                if epochSeconds < (try zone.resolve(wallSeconds: end).asEnd) { return true }
+            }
+        }
+        return false
     }
 
     public var description: String {
@@ -90,11 +116,12 @@ public struct WeeklyWindow: Hashable, Sendable, CustomStringConvertible {
         guard start != end else { throw .init("'\(words[1])' is empty: it starts and ends at the same time") }
     }
 
-    public func contains(_ time: LocalDateTime) -> Bool {
-        let minute = time.minuteOfDay
-        if start < end { return days.contains(time.weekday) && minute >= start && minute < end }
-        // Past midnight: today's evening part, or the morning part of yesterday's window.
-        return (days.contains(time.weekday) && minute >= start) || (days.contains(time.previousWeekday) && minute < end)
+    /// The wall readings of the occurrence that starts on `day` (days since 1970-01-01);
+    /// one that runs past midnight ends on the next day.
+    func wallSeconds(onDay day: Int64) -> (start: Int64, end: Int64) {
+        let midnight = day * CivilCalendar.secondsPerDay
+        let endMidnight = start < end ? midnight : midnight + CivilCalendar.secondsPerDay
+        return (midnight + Int64(start) * 60, endMidnight + Int64(end) * 60)
     }
 
     public var description: String { "\(daysText) \(Self.clock(start))-\(Self.clock(end))" }
@@ -111,7 +138,7 @@ public struct WeeklyWindow: Hashable, Sendable, CustomStringConvertible {
             var day = first
             days.insert(day)
             while day != last {
-                day = Weekday(rawValue: day.rawValue % 7 + 1)!
+                day = day.next
                 days.insert(day)
             }
         }

@@ -24,6 +24,9 @@ public final class ReplayRunner: LockShell {
         public var onPresent: ((Scene) -> Void)?
         /// Receives every outcome, as the daemon's `observe` does.
         public var observe: ((Daemon.Outcome) -> Void)?
+        /// The wall clock schedules are judged by: the system's, as the daemon's (a test
+        /// sets its own).
+        public var wallClock: () -> WallTime = SystemWallClock.now
 
         public init(config: GridlockConfig, events: RecordedEvents, framesDirectory: String?, emit: @escaping (String) -> Void) {
             self.config = config
@@ -66,7 +69,7 @@ public final class ReplayRunner: LockShell {
         }
         do {
             matcher = PatternMatcher(config: config, hasher: try PatternHasher())
-            gate = PatternGate(config: config, state: StateFile(path: nil), wallClock: SystemWallClock.now)
+            gate = PatternGate(config: config, state: StateFile(path: nil), wallClock: options.wallClock)
             loop = try EventLoop(signals: [.child])
         } catch {
             throw .setup("\(error)")
