@@ -15,9 +15,13 @@ final class FakeToneWriter: ToneWriter {
 
     init(path: String) { self.path = path }
 
+    /// Called after each tone written (a test paces its touches by the sounds).
+    var onSound: (Int) -> Void = { _ in }
+
     func sound(hertz: Int) throws(BeeperError) {
         if let failure { throw .write(path: path, failure) }
         tones.append((hertz, MonotonicClock.now()))
+        onSound(hertz)
     }
 
     func close() { closed = true }

@@ -138,7 +138,8 @@ extension DaemonLoopTests {
         var config = try config()
         config.patterns[0].limits.uses = 3
         config.lockout.stateFile = "\(directory)/missing-folder/attempts"
-        let run = try runDaemon(config: config, frames: "\(directory)/frames", stroke: [1, 2, 3, 6, 9], stopAfter: .milliseconds(800))
+        let run = try runDaemon(
+            config: config, frames: "\(directory)/frames", stroke: [1, 2, 3, 6, 9], ending: .scene { $0.message == .cannotRecord })
         #expect(!run.outcomes.contains { if case .lock(.accepted) = $0 { true } else { false } })
         #expect(!run.outcomes.contains { if case .action = $0 { true } else { false } })
         #expect(run.scenes.contains { $0.message == .cannotRecord })

@@ -38,10 +38,17 @@ final class DaemonFeedbackTests {
         return config
     }
 
-    /// Runs the daemon while `stroke` is drawn one touch frame every 40 ms (a tick each),
-    /// until `stopWhen` has held for `linger` (the last sound's time to end).
+    /// Runs the daemon while `stroke` is drawn one touch frame at a time, until `stopWhen`
+    /// has held and then the next silence is written (the sound it caused has ended), or,
+    /// given `linger`, until that long after `stopWhen` held. With `pacedByTicks` each frame
+    /// after the first is delivered when the tick of the one before has ended (its silence
+    /// written), as a finger slower than a tick would draw; so however loaded the machine
+    /// is, no frame and no verdict can cut a tick short. Without it, all frames at once.
     @discardableResult
-    func run(config: GridlockConfig, stroke: [Int], linger: Duration, stopWhen: @escaping (Daemon.Outcome) -> Bool) throws -> FakeToneWriter? {
+    func run(
+        config: GridlockConfig, stroke: [Int], linger: Duration? = nil, pacedByTicks: Bool = true,
+        stopWhen: @escaping (Daemon.Outcome) -> Bool
+    ) throws -> FakeToneWriter? {
         let loop = try EventLoop()
         let touch = try EvdevTouchSource(
             settings: .init(selector: .auto, directory: "\(directory)/input"), frame: Self.frame, rotation: .none,
@@ -55,8 +62,10 @@ final class DaemonFeedbackTests {
             beeper: beeper)
         let daemon = try Daemon(options: .init(configPath: "\(directory)/unused.conf"), config: config, parts: parts)
         let end = loop.deadline("test end") { _ in daemon.stop() }
+        var stopAtSilence = false
         daemon.observe = { outcome in
-            if stopWhen(outcome) { end.due = MonotonicClock.now() + linger }
+            guard stopWhen(outcome) else { return }
+            if let linger { end.due = MonotonicClock.now() + linger } else { stopAtSilence = true }
         }
         loop.deadline("test limit") { _ in
             Issue.record("the daemon did not finish within 10 s")
@@ -69,10 +78,18 @@ final class DaemonFeedbackTests {
             frames[frames.count - 1].append(event)
             if case .event(let e) = event, e.type == InputCodes.EV_SYN { frames.append([]) }
         }
-        var next = MonotonicClock.now() + .milliseconds(40)
-        for frame in frames where !frame.isEmpty {
-            loop.deadline("touch frame") { _ in device.deliver(frame) }.due = next
-            next = next + .milliseconds(40)
+        var waiting = frames.filter { !$0.isEmpty }
+        if pacedByTicks, let writer = beeperEnvironment.opened.last {
+            device.deliver(waiting.removeFirst())
+            var lastPitch = 0
+            writer.onSound = { hertz in
+                defer { lastPitch = hertz }
+                if stopAtSilence, hertz == 0 { daemon.stop() }
+                guard hertz == 0, lastPitch == FeedbackSounds.standard.tick.first?.hertz, !waiting.isEmpty else { return }
+                device.deliver(waiting.removeFirst())
+            }
+        } else {
+            for frame in waiting { device.deliver(frame) }
         }
         #expect(daemon.run() == 0)
         wakeUps = daemon.wakeUps
@@ -93,7 +110,7 @@ final class DaemonFeedbackTests {
 
     @Test("the right pattern: a tick for each of its five nodes, then the rising pair, then silence")
     func ticksThenSuccess() throws {
-        let writer = try #require(try run(config: try config(), stroke: [1, 2, 3, 6, 9], linger: .milliseconds(400)) { outcome in
+        let writer = try #require(try run(config: try config(), stroke: [1, 2, 3, 6, 9]) { outcome in
             if case .lock(.accepted) = outcome { true } else { false }
         })
         let tick: [(Int, Duration?)] = [(2000, .milliseconds(15)), (0, nil)]
@@ -105,13 +122,18 @@ final class DaemonFeedbackTests {
 
     @Test("a wrong pattern that locks out: ticks, the low tone, then the lockout tone when the lockout starts")
     func wrongThenLockout() throws {
+        var lockoutConfig = try config(schedule: LockoutSchedule(text: "60"))
+        // The wrong tone's 350 ms are timed from its write, after the frame; the error
+        // display's from the lift. A display far longer than the tone keeps a slow frame
+        // on a loaded machine from letting the lockout cut the tone short.
+        lockoutConfig.feedback.errorDuration = .milliseconds(1500)
         let writer = try #require(try run(
-            config: try config(schedule: LockoutSchedule(text: "60")), stroke: [1, 4, 7, 8], linger: .milliseconds(450)
+            config: lockoutConfig, stroke: [1, 4, 7, 8]
         ) { outcome in
             if case .lock(.lockout) = outcome { true } else { false }
         })
         let tick: [(Int, Duration?)] = [(2000, .milliseconds(15)), (0, nil)]
-        // The wrong tone (350 ms) ends before the error display (400 ms) does; then the lockout.
+        // The wrong tone (350 ms) ends before the error display (1.5 s) does; then the lockout.
         expectSteps(writer, tick + tick + tick + tick + [(220, .milliseconds(350)), (0, nil), (440, .milliseconds(300)), (0, nil)])
     }
 
@@ -119,7 +141,7 @@ final class DaemonFeedbackTests {
     func soundsOff() throws {
         var config = try config()
         config.feedback.sounds = FeedbackSounds(tick: [], wrong: [], success: [], lockout: [])
-        let writer = try #require(try run(config: config, stroke: [1, 2, 3, 6, 9], linger: .milliseconds(100)) { outcome in
+        let writer = try #require(try run(config: config, stroke: [1, 2, 3, 6, 9], linger: .milliseconds(100), pacedByTicks: false) { outcome in
             if case .lock(.accepted) = outcome { true } else { false }
         })
         #expect(writer.pitches == [0])  // only the silence on taking it
@@ -129,7 +151,7 @@ final class DaemonFeedbackTests {
     @Test("no beeper device: the daemon runs silent, and no beeper deadline ever wakes it")
     func noDevice() throws {
         beeperEnvironment.nodes = [:]
-        try run(config: try config(), stroke: [1, 2, 3, 6, 9], linger: .milliseconds(300)) { outcome in
+        try run(config: try config(), stroke: [1, 2, 3, 6, 9], linger: .milliseconds(300), pacedByTicks: false) { outcome in
             if case .lock(.accepted) = outcome { true } else { false }
         }
         #expect(beeperEnvironment.opened.isEmpty)

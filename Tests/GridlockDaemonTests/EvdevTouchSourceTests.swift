@@ -31,6 +31,10 @@ final class FakeDevice: EvdevDeviceHandle {
 
     deinit { close() }
 
+    /// Called (on the reader's thread) when the reader has taken the last queued event: a
+    /// test that waits for "the stroke was read" waits for this, never for a time.
+    var onDrained: () -> Void = {}
+
     func nextEvent(sync: Bool) -> EvdevReadResult {
         if sync || normal.isEmpty {
             // Read to EAGAIN, as libevdev does, so a loop stops seeing the pipe readable.
@@ -38,7 +42,9 @@ final class FakeDevice: EvdevDeviceHandle {
             while Glibc.read(fileDescriptor.rawValue, &byte, 1) == 1 {}
             return .exhausted
         }
-        return normal.removeFirst()
+        let event = normal.removeFirst()
+        if normal.isEmpty { onDrained() }
+        return event
     }
 
     /// Queues `events` and makes the descriptor readable, as the kernel does for a real device.
