@@ -10,7 +10,11 @@ public enum AtomicFile {
     /// One writer per path per process: the temporary name is only unique per pid. An
     /// existing temporary with our pid can only be left from an earlier boot or a
     /// crashed process that had the same pid, so it is removed and the open retried.
-    public static func write(_ bytes: [UInt8], to path: String, mode: FileMode) throws(SystemCallError) {
+    ///
+    /// `durable: false` leaves out both fsyncs: still old or new to every reader, but a power
+    /// cut may bring back the old one (or, on some file systems, an empty file). For a record
+    /// that only adds to a durable one, where a write on every change must cost no disk wait.
+    public static func write(_ bytes: [UInt8], to path: String, mode: FileMode, durable: Bool = true) throws(SystemCallError) {
         let temporary = "\(path).tmp-\(getpid())"
         let flags: OpenFlags = [.create, .exclusive, .writeOnly]
         let file: FileDescriptor
@@ -24,7 +28,7 @@ public enum AtomicFile {
         do {
             _ = try systemCall("fchmod", path: temporary) { fchmod(file.rawValue, mode) }
             try file.writeAll(bytes)
-            _ = try systemCall("fsync", path: temporary) { fsync(file.rawValue) }
+            if durable { _ = try systemCall("fsync", path: temporary) { fsync(file.rawValue) } }
         } catch {
             file.close()
             unlink(temporary)
@@ -39,6 +43,7 @@ public enum AtomicFile {
             unlink(temporary)
             throw error
         }
+        guard durable else { return }
 
         let directoryPath = directory(of: path)
         let directory = try FileDescriptor.open(directoryPath, [.readOnly, .directory])
