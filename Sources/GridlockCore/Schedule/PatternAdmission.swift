@@ -18,7 +18,7 @@ public enum PatternRefusal: Hashable, Sendable, CustomStringConvertible {
     /// The pattern has a schedule and the clock is not known to be right.
     case clockUntrusted
     case usedUp(uses: Int)
-    /// The state file could not be read, so the uses left are unknown.
+    /// The state file was damaged, lost or put back older, so the uses left are unknown.
     case usesUnknown
 
     public var description: String {
@@ -27,7 +27,8 @@ public enum PatternRefusal: Hashable, Sendable, CustomStringConvertible {
         case .clockUntrusted:
             "it has a schedule and the system clock is not synchronised (set [security] trust-unsynchronised-clock=true to accept that)"
         case .usedUp(let uses): "it is used up (all \(uses) uses taken)"
-        case .usesUnknown: "its uses left are unknown (the state file could not be read); reset it with gridlock reset-lockout"
+        case .usesUnknown:
+            "its uses left are unknown (the state file was damaged, lost or put back older); if it was not used meanwhile, gridlock reset-lockout --uses with its name starts them afresh"
         }
     }
 }
