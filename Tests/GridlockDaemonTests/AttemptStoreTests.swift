@@ -310,6 +310,18 @@ import Testing
         #expect(corrupt.reason.hasPrefix("malformed pattern line"))
     }
 
+    @Test("pattern lines out of the writer's order are corrupt: one state has one spelling")
+    func patternLinesOutOfOrderAreCorrupt() {
+        let body = "gridlock-attempts 3\nfailures=0\nlockout=0\ngeneration=1\n"
+        let door = "pattern door uses=1 hash=00000000 last=-\n", visitor = "pattern visitor uses=1 hash=00000000 last=-\n"
+        #expect(throws: Never.self) { try AttemptFileFormat.decode(file(body + door + visitor)).get() }
+        guard case .failure(let corrupt) = AttemptFileFormat.decode(file(body + visitor + door)) else {
+            Issue.record("accepted lines out of order")
+            return
+        }
+        #expect(corrupt.reason.hasPrefix("pattern line out of order"))
+    }
+
     @Test func theSamePatternTwiceIsCorrupt() {
         let line = "pattern a uses=1 hash=00000000 last=-\n"
         #expect(throws: AttemptFileFormat.Corrupt.self) {

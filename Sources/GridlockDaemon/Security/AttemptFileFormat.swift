@@ -120,10 +120,14 @@ enum AttemptFileFormat {
             rest = rest.dropFirst()
         }
         guard rest.count <= maximumPatternLines else { return .failure(Corrupt("more than \(maximumPatternLines) patterns")) }
+        var previous: String?
         for line in rest {
             guard let (name, use) = patternUse(line, unknownAllowed: fileVersion >= 3), saved.patterns[name] == nil else {
                 return .failure(Corrupt("malformed pattern line \(quoted(line))"))
             }
+            // In the writer's order, so that one state has one spelling.
+            if let previous, name < previous { return .failure(Corrupt("pattern line out of order \(quoted(line))")) }
+            previous = name
             saved.patterns[name] = use
         }
         // Version 2's uses-lost=1 meant that no count in the file was known any more.
