@@ -6,14 +6,19 @@ import GridlockCore
 /// only forwards: the fuzzers must exercise exactly the code the daemon runs.
 public enum FuzzSeams {
     /// `AttemptFileFormat.decode`: the state, or nil when the file is corrupt.
-    public static func decodeAttemptFile(_ bytes: [UInt8]) -> AttemptState? {
-        try? AttemptFileFormat.decode(bytes).get().attempts
+    public static func decodeAttemptFile(_ bytes: [UInt8]) -> SavedState? {
+        try? AttemptFileFormat.decode(bytes).get()
     }
 
     /// `AttemptFileFormat.encode`.
-    public static func encodeAttemptFile(_ state: AttemptState) -> [UInt8] {
+    public static func encodeAttemptFile(_ state: SavedState) -> [UInt8] {
         AttemptFileFormat.encode(state)
     }
+
+    /// What `AttemptFileFormat` reads and writes: its version, the most bytes, the most
+    /// pattern lines it writes.
+    public static let attemptFileLimits = (
+        version: AttemptFileFormat.version, size: AttemptFileFormat.maximumSize, patterns: AttemptFileFormat.maximumWrittenPatterns)
 
     /// The check of a message value (`ConfigValues.template`) that may show `values`: the text,
     /// or nil when refused.

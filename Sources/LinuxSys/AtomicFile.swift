@@ -10,8 +10,13 @@ public enum AtomicFile {
     /// One writer per path per process: the temporary name is only unique per pid. An
     /// existing temporary with our pid can only be left from an earlier boot or a
     /// crashed process that had the same pid, so it is removed and the open retried.
-    public static func write(_ bytes: [UInt8], to path: String, mode: FileMode) throws(SystemCallError) {
-        try StagedFile.write(bytes, for: path, temporaryPath: "\(path).tmp-\(getpid())", mode: mode).install()
+    ///
+    /// `durable: false` leaves out both fsyncs: still old or new to every reader, but a power
+    /// cut may bring back the old one (or, on some file systems, an empty file). For a record
+    /// that only adds to a durable one, where a write on every change must cost no disk wait.
+    public static func write(_ bytes: [UInt8], to path: String, mode: FileMode, durable: Bool = true) throws(SystemCallError) {
+        try StagedFile.write(bytes, for: path, temporaryPath: "\(path).tmp-\(getpid())", mode: mode, durable: durable)
+            .install(durable: durable)
     }
 
     /// The whole file, or nil when it does not exist.

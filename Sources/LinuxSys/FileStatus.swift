@@ -15,6 +15,14 @@ public struct FileStatus: Hashable, Sendable {
         self.init(info)
     }
 
+    /// The directory entry itself: a symbolic link is described, not followed (a dangling
+    /// one is there too, where `init(path:)` would say it does not exist).
+    public init(entryAt path: String) throws(SystemCallError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw SystemCallError(operation: "lstat", path: path, errno: .current) }
+        self.init(info)
+    }
+
     private init(_ info: stat) {
         owner = info.st_uid
         mode = info.st_mode
@@ -59,10 +67,15 @@ public struct FileStatus: Hashable, Sendable {
         case S_IFCHR: "a character device"
         case S_IFBLK: "a block device"
         case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
         default: "not a regular file"
         }
     }
     public var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
+    public var isSymbolicLink: Bool { mode & S_IFMT == S_IFLNK }
+    /// Sticky: only a file's owner may remove or rename it, the mark of a folder shared by
+    /// everyone (`/tmp`).
+    public var isSticky: Bool { mode & S_ISVTX != 0 }
     public var isWritableByGroup: Bool { mode & S_IWGRP != 0 }
     public var isWritableByOthers: Bool { mode & S_IWOTH != 0 }
     public var isReadableByOthers: Bool { mode & S_IROTH != 0 }

@@ -15,9 +15,9 @@ public struct StagedFile: Hashable, Sendable {
     /// fsyncs it; on any failure it is removed again. It must be in the folder of `path`, so
     /// the rename is one step on one file system. A file already there can only be left from
     /// a crashed process with our pid (the name is the caller's, unique per pid): it is
-    /// removed and the open retried.
+    /// removed and the open retried. `durable: false` leaves out the fsync (`AtomicFile.write`).
     public static func write(
-        _ bytes: [UInt8], for path: String, temporaryPath: String, mode: FileMode
+        _ bytes: [UInt8], for path: String, temporaryPath: String, mode: FileMode, durable: Bool = true
     ) throws(SystemCallError) -> StagedFile {
         let flags: OpenFlags = [.create, .exclusive, .writeOnly]
         let file: FileDescriptor
@@ -30,7 +30,7 @@ public struct StagedFile: Hashable, Sendable {
         do {
             _ = try systemCall("fchmod", path: temporaryPath) { fchmod(file.rawValue, mode) }
             try file.writeAll(bytes)
-            _ = try systemCall("fsync", path: temporaryPath) { fsync(file.rawValue) }
+            if durable { _ = try systemCall("fsync", path: temporaryPath) { fsync(file.rawValue) } }
         } catch {
             file.close()
             unlink(temporaryPath)
@@ -43,13 +43,15 @@ public struct StagedFile: Hashable, Sendable {
 
     /// Renames it over `path` and fsyncs the folder, so the rename itself is durable. A failed
     /// rename removes the temporary file; after the rename there is nothing left to remove.
-    public func install() throws(SystemCallError) {
+    /// `durable: false` leaves out the folder's fsync.
+    public func install(durable: Bool = true) throws(SystemCallError) {
         do {
             _ = try systemCall("rename to \(path)", path: temporaryPath) { rename(temporaryPath, path) }
         } catch {
             unlink(temporaryPath)
             throw error
         }
+        guard durable else { return }
         let directoryPath = AtomicFile.directory(of: path)
         let directory = try FileDescriptor.open(directoryPath, [.readOnly, .directory])
         defer { directory.close() }

@@ -19,15 +19,12 @@ let patternsCommand = Command(
     let json = arguments.flag("--json")
     try arguments.finish()
     let config = try ConfigLoader.load(path: configPath).config
-    let saved: SavedState?
-    switch AttemptStore.load(from: config.lockout.stateFile) {
-    case .loaded(let state): saved = state
-    case .missing: saved = .clean
-    case .corrupt(let reason):
-        printError("\(config.lockout.stateFile): corrupt (\(reason)); uses and last use unknown")
-        saved = nil
-    case .unreadable(let error):
-        printError("\(error); uses and last use unknown" + (error.isPermissionDenial(forUser: ProcessIdentity.effectiveUser) ? " (run as root)" : ""))
+    // What gridlockd would find at its start, witness and all.
+    let path = config.lockout.stateFile
+    let restored = StateFile.inspect(path, schedule: config.lockout.schedule, patterns: config.patterns)
+    var saved: SavedState? = restored.saved
+    if let damage = restored.damage {
+        printError("\(path) \(damage); uses and last use unknown" + (restored.accessDenied ? " (run as root)" : ""))
         saved = nil
     }
     var rows: [[String]] = [["NAME", "DURESS", "USES LEFT", "LAST OPENED", "WHEN"]]

@@ -110,6 +110,49 @@ import Testing
         #expect(found.first?.message.contains("chmod 0600") == true && found.first?.message.contains("reset the failure count") == true)
     }
 
+    /// `state-file=/tmp/attempts` was refused with "fix: chmod 0700 /tmp", which would
+    /// break every other program using /tmp.
+    @Test("a state file in a folder everyone shares (sticky, as /tmp) is refused with the advice of a folder of its own, never a chmod of it")
+    func aStateFileInASharedFolderGetsSensibleAdvice() throws {
+        let folder = try makeSetup()
+        defer { ConfigFixtures.remove(folder) }
+        try Directory.create("\(folder)/tmp")
+        chmod("\(folder)/tmp", 0o1777)
+        try "[lockout]\nstate-file=../tmp/attempts\n".write(toFile: "\(folder)/gridlock.conf.d/10-state.conf", atomically: true, encoding: .utf8)
+        chmod("\(folder)/gridlock.conf.d/10-state.conf", 0o600)
+        let found = problems(folder)
+        #expect(found.map(\.location.file) == ["\(folder)/tmp"])
+        let message = try #require(found.first?.message)
+        #expect(message.contains("writable by others (mode 01777)"))
+        #expect(message.contains("is a folder everyone shares (it has the sticky bit, as /tmp has): put the state file in a folder of its own, such as /var/lib/gridlock"))
+        #expect(!message.contains("chmod"), "\(message)")
+    }
+
+    @Test("a state folder others may write to, or another user's, is refused with a folder of its own first, then the chmod or chown")
+    func aPossiblySharedStateFolderGetsBothFixes() throws {
+        let folder = try makeSetup()
+        defer { ConfigFixtures.remove(folder) }
+        chmod("\(folder)/state", 0o777)
+        var message = try #require(problems(folder).first?.message)
+        #expect(message.contains("fix: put the state file in a folder of its own, such as /var/lib/gridlock (systemd's StateDirectory=gridlock makes it 0700), or, if \(folder)/state is gridlock's alone, chmod 0700 \(folder)/state"))
+        chmod("\(folder)/state", 0o700)
+        try #require(chown("\(folder)/state", 65534, 65534) == 0)
+        message = try #require(problems(folder).first?.message)
+        #expect(message.contains("owned by uid 65534, not root; fix: put the state file in a folder of its own"))
+        #expect(message.hasSuffix("or, if \(folder)/state is gridlock's alone, chown root:root \(folder)/state"))
+    }
+
+    @Test("a configuration in a folder everyone shares is refused with the advice of a folder of its own")
+    func aConfigurationInASharedFolderGetsSensibleAdvice() throws {
+        let folder = try makeSetup()
+        defer { ConfigFixtures.remove(folder) }
+        chmod(folder, 0o1777)
+        let found = problems(folder)
+        #expect(found.map(\.location.file) == [folder])
+        #expect(found.first?.message.contains("keep the configuration and its drop-ins in a folder of their own, such as /etc/gridlock") == true)
+        #expect(found.first?.message.contains("chmod") == false)
+    }
+
     @Test("a FIFO as the replay recording is a FILE error, never a hang")
     func aFIFORecordingIsRefused() throws {
         let folder = try makeSetup()

@@ -133,6 +133,30 @@ extension DaemonLoopTests {
         #expect(second.outcomes == [.lock(.rejected(nodes: 5, failures: 1))])
     }
 
+    @Test("uses=1 used up, then the state file deleted: after a restart the pattern stays shut, and [on tamper] says why")
+    func aDeletedStateFileGivesNoFreeUse() throws {
+        var config = try config()
+        config.patterns[0].limits.uses = 1
+        config.hooks = [.tamper: envHook(.tamper)]
+        let opened = StateFile.open(config.lockout.stateFile, schedule: config.lockout.schedule, patterns: config.patterns)
+        let first = try runDaemon(config: config, state: opened, frames: "\(directory)/one", stroke: [1, 2, 3, 6, 9], until: Self.finishedAction)
+        #expect(first.outcomes.first == .lock(.accepted(patternName: "door", nodes: 5)))
+        #expect(hookEnvironment(.tamper) == nil)
+
+        try #require(unlink(config.lockout.stateFile) == 0)
+        let reopened = StateFile.open(config.lockout.stateFile, schedule: config.lockout.schedule, patterns: config.patterns)
+        #expect(reopened.damage?.hasPrefix("is missing") == true)
+        // Locked out first (the damaged file's lockout), then the right pattern: refused.
+        config.lockout.schedule = try LockoutSchedule(text: "0,0,0,0,0,0,0,0,0,0")
+        let second = try runDaemon(config: config, state: reopened, frames: "\(directory)/two", stroke: [1, 2, 3, 6, 9]) {
+            $0.contains { if case .lock(.rejected) = $0 { true } else { false } }
+        }
+        #expect(!second.outcomes.contains { if case .lock(.accepted) = $0 { true } else { false } })
+        #expect(second.outcomes.contains { if case .lock(.rejected) = $0 { true } else { false } })
+        let tamper = try #require(hookEnvironment(.tamper), "[on tamper] ran")
+        #expect(tamper["GRIDLOCK_REASON"] == "state-file-damaged")
+    }
+
     @Test("a use that cannot be written opens nothing and says so on screen")
     func unwritableUseFailsClosed() throws {
         var config = try config()

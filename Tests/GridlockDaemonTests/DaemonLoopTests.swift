@@ -55,8 +55,10 @@ final class DaemonLoopTests {
 
     /// Runs a daemon on the fake touchscreen until `until` says so or `ending` comes (else
     /// 10 s is a failure), after `stroke` was delivered to the device.
+    /// Its state is `saved` in the config's state file, or `state` as gridlockd opened it.
     func runDaemon(
-        config: GridlockConfig, saved: SavedState = .clean, wallClock: @escaping () -> WallTime = SystemWallClock.now,
+        config: GridlockConfig, saved: SavedState = .clean, state: StateFile? = nil,
+        wallClock: @escaping () -> WallTime = SystemWallClock.now,
         frames: String, stroke: [Int], lift: Bool = true,
         ending: Ending = .outcome, until done: @escaping ([Daemon.Outcome]) -> Bool = { _ in false }
     ) throws -> Run {
@@ -68,7 +70,7 @@ final class DaemonLoopTests {
         let parts = DaemonParts(
             loop: loop, output: PNGOutput(size: Self.frame, directory: frames), touch: touch,
             supervisor: ActionSupervisor(loop: loop, mode: config.action.mode),
-            state: StateFile(path: config.lockout.stateFile, saved: saved), wallClock: wallClock)
+            state: state ?? StateFile(path: config.lockout.stateFile, saved: saved), wallClock: wallClock)
         let daemon = try Daemon(options: .init(configPath: "\(directory)/unused.conf"), config: config, parts: parts)
         var run = Run()
         daemon.observe = { outcome in

@@ -95,4 +95,16 @@ import Testing
             _ = try AtomicFile.contents(of: path)
         }
     }
+
+    @Test("a write without fsync still replaces the file whole and leaves no temporary")
+    func aWriteThatIsNotDurableStillReplacesTheFile() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let path = "\(directory)/witness"
+        try AtomicFile.write(Array("first".utf8), to: path, mode: 0o600, durable: false)
+        try AtomicFile.write(Array("second".utf8), to: path, mode: 0o600, durable: false)
+        #expect(try AtomicFile.read(path) == Array("second".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["witness"])
+        #expect(try FileStatus(path: path).permissions == 0o600)
+    }
 }

@@ -74,6 +74,19 @@ import Testing
         #expect(try !FileStatus(path: path).isDirectory)
     }
 
+    @Test("the status of a directory entry describes a symbolic link, even a dangling one, instead of following it")
+    func entryStatusDoesNotFollowLinks() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let link = "\(directory)/dangling"
+        try #require(symlink("\(directory)/nowhere", link) == 0)
+        #expect(throws: SystemCallError(operation: "stat", path: link, errno: .noSuchFile)) { _ = try FileStatus(path: link) }
+        let entry = try FileStatus(entryAt: link)
+        #expect(entry.isSymbolicLink && entry.kind == "a symbolic link")
+        #expect(try !FileStatus(entryAt: directory).isSymbolicLink)
+        #expect(try FileStatus(entryAt: directory).isDirectory)
+    }
+
     @Test func sharedMappingOfAFileWritesThroughToIt() throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }

@@ -18,7 +18,7 @@ public enum PatternRefusal: Hashable, Sendable, CustomStringConvertible {
     /// The pattern has a schedule and the clock is not known to be right.
     case clockUntrusted
     case usedUp(uses: Int)
-    /// The state file could not be read, so the uses left are unknown.
+    /// The state file was damaged, lost or put back older, so the uses left are unknown.
     case usesUnknown
     /// The pattern has a schedule and the clock's reading cannot be converted (a clock far
     /// out of range, a zone that fails): it fails closed.
@@ -30,7 +30,8 @@ public enum PatternRefusal: Hashable, Sendable, CustomStringConvertible {
         case .clockUntrusted:
             "it has a schedule and the system clock is not synchronised (set [security] trust-unsynchronised-clock=true to accept that)"
         case .usedUp(let uses): "it is used up (all \(uses) uses taken)"
-        case .usesUnknown: "its uses left are unknown (the state file could not be read); reset it with gridlock reset-lockout"
+        case .usesUnknown:
+            "its uses left are unknown (the state file was damaged, lost or put back older); if it was not used meanwhile, gridlock reset-lockout --uses with its name starts them afresh"
         case .timeUnknown(let error): "it has a schedule and the time cannot be told: \(error)"
         }
     }

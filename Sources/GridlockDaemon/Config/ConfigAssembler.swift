@@ -148,6 +148,8 @@ struct ConfigAssembler {
             report(header, "pattern name '\(name)' must be 1 to 64 characters of A-Z a-z 0-9 _ . -")
         } else if let first = patternOrigins[name] {
             report(header, "duplicate pattern name '\(name)' (first defined at \(first))")
+        } else if patternOrigins.count >= GridlockConfig.maximumPatterns {
+            report(header, "[pattern \(name)] is one more than the \(GridlockConfig.maximumPatterns) patterns a configuration may have (every attempt checks every hash); remove patterns no longer used")
         } else {
             patternOrigins[name] = header
             return true

@@ -264,9 +264,11 @@ enum ConfigValues {
         do throws(ArgvError) { return try ArgvSplitter.split(text) } catch { throw ValueProblem(error.description) }
     }
 
+    static let maximumPatternNameLength = 64
+
     /// `[A-Za-z0-9_.-]{1,64}`: safe in logs, file names and the child's environment.
     static func isPatternName(_ name: String) -> Bool {
-        (1...64).contains(name.utf8.count)
+        (1...maximumPatternNameLength).contains(name.utf8.count)
             && name.utf8.allSatisfy { c in
                 (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c)
                     || c == UInt8(ascii: "_") || c == UInt8(ascii: ".") || c == UInt8(ascii: "-")

@@ -17,6 +17,12 @@ public struct GridlockConfig: Hashable, Sendable {
     public var hooks: [HookEvent: HookConfig] = [:]
 
     public init() {}
+
+    /// The most `[pattern]` sections a configuration may have. Every attempt checks every
+    /// hash (36 ms each at the default cost on the development machine, several times that
+    /// on an ARM board), so a panel is unusable long before this; and with at most this many,
+    /// the state file, one line per pattern, always fits within what its reader accepts.
+    public static let maximumPatterns = 500
 }
 
 /// A size in whole pixels (`800x480`).

@@ -63,15 +63,12 @@ extension Daemon {
         Journal.log(.notice, "configuration reloaded from \(loaded.files.joined(separator: ", "))")
     }
 
-    /// `gridlock reset-lockout` writes a clean state file and sends SIGHUP. Only that
-    /// transition is taken from the file: the running count is otherwise authoritative.
+    /// `gridlock reset-lockout` writes a clean state file of a later generation and sends
+    /// SIGHUP. Only that is taken from the file: the running count is otherwise
+    /// authoritative, and a file gone or put back older is written again (`StateFile.reconcile`).
     func reloadAttempts() {
-        guard let stateFile = service.stateFile, stateFile.path != nil,
-              service.machine.attempts != .clean || stateFile.saved.usesLost,
-              case .loaded(let state) = AttemptStore.load(from: config.lockout.stateFile), state.attempts == .clean
-        else { return }
+        guard let stateFile = service.stateFile, stateFile.reconcile(running: service.machine.attempts) else { return }
         Journal.log(.notice, "failure count cleared: \(config.lockout.stateFile) was reset")
-        stateFile.adopt(state)
         if service.machine.attempts != .clean { service.clearFailures(at: now) }
     }
 }

@@ -233,6 +233,8 @@ public final class Daemon {
         presentFrame(framesBefore: presentedBefore, strokeEnded: strokeEnded)
         if service.framesPresented > 0, systemd.frameDrawn(onScreen: service.output.isShowingFrames) {
             alarms.started(device: touch.devicePath)
+            // Found damaged, deleted or older at start: the lock holds, but someone should look.
+            if service.stateFile?.damage != nil { alarms.tamper("state-file-damaged", device: touch.devicePath) }
         }
         alarms.observe(
             touchDevice: touch.devicePath, display: service.output.connectedDisplay,

@@ -66,7 +66,7 @@ public struct DaemonParts {
             loop: loop, output: output, touch: touch,
             supervisor: ActionSupervisor(loop: loop, mode: config.action.mode),
             state: counting
-                ? StateFile(path: config.lockout.stateFile, saved: StateFile.restore(from: config.lockout.stateFile, schedule: config.lockout.schedule))
+                ? StateFile.open(config.lockout.stateFile, schedule: config.lockout.schedule, patterns: config.patterns)
                 : StateFile(path: nil),
             notifier: SystemdNotifier.fromEnvironment(),
             watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment(),

@@ -17,6 +17,17 @@ public enum AttemptStore {
     public static let fileMode: FileMode = 0o600
 
     public static func load(from path: String) -> AttemptLoad {
+        // A dangling symbolic link would read as "no file", which on a new panel means no
+        // failures and no uses. gridlockd only ever writes a regular file here, by rename.
+        do {
+            if try FileStatus(entryAt: path).isSymbolicLink {
+                return .unreadable(.notARegularFile(path: path, kind: "a symbolic link"))
+            }
+        } catch where error.errno == .noSuchFile {
+            return .missing
+        } catch {
+            return .unreadable(.system(error))
+        }
         let bytes: [UInt8]
         do {
             // Bounded and non-blocking: a FIFO or a huge file put there is unreadable (a

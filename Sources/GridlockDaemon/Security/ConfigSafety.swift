@@ -46,6 +46,15 @@ public enum ConfigSafety {
             case .state: "anyone in it could reset the failure count"
             }
         }
+
+        /// For a folder that others share: where to put it instead. Changing a shared
+        /// folder's owner or mode (`chmod 0700 /tmp`) would break everything else using it.
+        var folderOfItsOwn: String {
+            switch self {
+            case .state: "put the state file in a folder of its own, such as /var/lib/gridlock (systemd's StateDirectory=gridlock makes it 0700)"
+            default: "keep the configuration and its drop-ins in a folder of their own, such as /etc/gridlock"
+            }
+        }
     }
 
     private static func check(_ path: String, holds contents: Contents, user: UInt32, missingIsFine: Bool) -> [ConfigDiagnostic] {
@@ -56,14 +65,25 @@ public enum ConfigSafety {
             return error.errno == .noSuchFile && missingIsFine ? [] : [problem(path, "\(error.errno)")]
         }
         var problems: [ConfigDiagnostic] = []
+        // A folder with the sticky bit (/tmp, /var/tmp, /dev/shm) is shared by everyone, and
+        // its mode is not to be touched. One of another user's (a home), or a state folder
+        // others may write to (/var/local), may well be shared too: a folder of its own first.
+        let shared = status.isDirectory
+            && (status.isSticky || (status.owner != 0 && status.owner != user)
+                || (contents == .state && (status.isWritableByGroup || status.isWritableByOthers)))
         if status.owner != 0, status.owner != user {
-            problems.append(problem(path, "owned by uid \(status.owner), not root; fix: chown root:root \(path)"))
+            let chown = "chown root:root \(path)"
+            let fix = shared ? "\(contents.folderOfItsOwn), or, if \(path) is gridlock's alone, \(chown)" : chown
+            problems.append(problem(path, "owned by uid \(status.owner), not root; fix: \(fix)"))
         }
         if status.isWritableByGroup || status.isWritableByOthers {
             let who = status.isWritableByOthers ? "others" : "its group"
-            let fix = contents == .state && status.isDirectory ? "chmod 0700 \(path) (systemd's StateDirectory= does this)"
+            let chmod = contents == .state && status.isDirectory ? "chmod 0700 \(path) (systemd's StateDirectory= does this)"
                 : contents == .state ? "chmod 0600 \(path) (gridlockd writes it so)"
                 : contents == .hashes ? "chmod 0600 \(path)" : "chmod go-w \(path)"
+            let fix = !shared ? chmod
+                : status.isSticky ? "\(path) is a folder everyone shares (it has the sticky bit, as /tmp has): \(contents.folderOfItsOwn)"
+                : "\(contents.folderOfItsOwn), or, if \(path) is gridlock's alone, \(chmod)"
             problems.append(problem(path, "writable by \(who) (mode \(octal(status.permissions))), so \(contents.risk); fix: \(fix)"))
         }
         if contents == .hashes, status.isReadableByOthers, !status.isWritableByOthers {

@@ -2,15 +2,67 @@ import GridlockCore
 import LinuxSys
 
 /// The daemon's copy of the state file and the only writer of it while it runs: the lock
-/// machine's failure count and the patterns' uses go out together, atomically.
-/// `path` nil keeps everything in memory (replays, previews, benchmarks).
+/// machine's failure count and the patterns' uses go out together, atomically, and the
+/// witness beside it follows (`StateWitness`). `path` nil keeps everything in memory
+/// (replays, previews, benchmarks).
 public final class StateFile {
     public let path: String?
     public private(set) var saved: SavedState
+    /// Why the state gridlockd started with is not the file as it stood (`RestoredState.damage`);
+    /// nil when it is. Worth an `[on tamper]`: someone should look.
+    public private(set) var damage: String?
+    /// The patterns configured now, once told (`keep(only:)`): every write keeps to them.
+    private var configured: [PatternEntry]?
+    /// A witness is on disk for good: later ones replace it without an fsync (a power cut
+    /// brings back an earlier one, which only claims less). The first is made durable.
+    private var witnessOnDisk = false
+    private var witnessFailing = false
 
     public init(path: String?, saved: SavedState = .clean) {
         self.path = path
         self.saved = saved
+    }
+
+    /// gridlockd's start: what the file and its witness say (damage logged at alert priority),
+    /// kept to the configured patterns. What differs from the file (damage, patterns no
+    /// longer configured) is written back at once; a file without its witness (an older
+    /// gridlockd wrote it) gets one: from then on a state file that is not there was lost,
+    /// it is no new panel. A new panel writes nothing until its first attempt.
+    public static func open(_ path: String, schedule: LockoutSchedule, patterns: [PatternEntry]) -> StateFile {
+        let restored = inspect(path, schedule: schedule, patterns: patterns)
+        log(restored, path: path)
+        let file = StateFile(path: path, saved: restored.saved)
+        file.damage = restored.damage
+        file.configured = patterns
+        file.witnessOnDisk = restored.witness != .absent
+        switch restored.onDisk {
+        case .nothing:
+            break
+        case .current:
+            let current = StateWitness(generation: restored.saved.generation, failures: restored.saved.attempts.failures)
+            if restored.witness != .present(current) { file.writeWitness(current, for: path) }
+        case .stale:
+            do {
+                try file.write(restored.saved)
+            } catch {
+                Journal.log(.critical, "cannot write the attempt state at start: \(error); attempts are not checked until it can")
+            }
+        }
+        return file
+    }
+
+    /// What `inspect` finds, said in the journal as gridlockd says it at start.
+    public static func restore(from path: String, schedule: LockoutSchedule, patterns: [PatternEntry]? = nil) -> SavedState {
+        let restored = inspect(path, schedule: schedule, patterns: patterns)
+        log(restored, path: path)
+        return restored.saved
+    }
+
+    /// A reloaded configuration: the lines of patterns no longer in it (or enrolled again
+    /// with another hash) go with the next write, so the file never outgrows its reader.
+    public func keep(only patterns: [PatternEntry]) {
+        configured = patterns
+        saved = saved.keeping(only: patterns)
     }
 
     /// The failure count changed (the lock machine's `.persist`).
@@ -34,34 +86,81 @@ public final class StateFile {
         saved.noteAccepted(name, hash: hash, at: epochSeconds)
     }
 
-    /// `gridlock reset-lockout` cleared the file: its contents are in force now.
-    public func adopt(_ state: SavedState) { saved = state }
-
-    private func write(_ next: SavedState) throws(AttemptStoreError) {
-        if let path { try AttemptStore.save(next, to: path) }
-        saved = next
+    /// SIGHUP. A file of a later generation without failures is `gridlock reset-lockout`'s:
+    /// it is taken, and true returned (the caller ends the lockout). Anything else there that
+    /// gridlockd did not write (an older copy, a deleted or damaged file) is replaced at once
+    /// with the running state, `attempts` being the lock machine's count: while it runs,
+    /// gridlockd's own record is the one that holds.
+    public func reconcile(running attempts: AttemptState) -> Bool {
+        guard let path else { return false }
+        let found = AttemptStore.load(from: path)
+        if case .loaded(let onDisk) = found {
+            if onDisk.generation > saved.generation, onDisk.attempts == .clean {
+                saved = configured.map { onDisk.keeping(only: $0) } ?? onDisk
+                return true
+            }
+            if onDisk.generation == saved.generation { return false }
+        }
+        let what: String
+        switch found {
+        case .missing: what = "is gone"
+        case .loaded(let onDisk): what = "holds generation \(onDisk.generation), not the \(saved.generation) gridlockd wrote"
+        case .corrupt(let reason): what = "is corrupt (\(reason))"
+        case .unreadable(let error): what = "is unreadable (\(error.reason))"
+        }
+        Journal.log(.warning, "attempt state \(path) \(what); writing gridlockd's own again")
+        var next = saved
+        next.attempts = attempts
+        do {
+            try write(next)
+        } catch {
+            Journal.log(.critical, "\(error)")
+        }
+        return false
     }
 
-    /// What the file at `path` holds. A missing file means no failures and no uses. A corrupt
-    /// or unreadable one is taken as the first lockout of the schedule and as uses unknown:
-    /// damaging the file must never earn free attempts or free uses.
-    public static func restore(from path: String, schedule: LockoutSchedule) -> SavedState {
-        switch AttemptStore.load(from: path) {
-        case .missing:
-            return .clean
-        case .loaded(let state):
-            if state.attempts.failures == AttemptState.maximumFailures {
-                Journal.log(.alert, "attempt state \(path) holds the most failures it can (\(state.attempts.failures)); locked out for the schedule's longest delay")
-            } else if state.attempts.failures > 0 {
-                Journal.log(.notice, "restored \(state.attempts.failures) consecutive failed attempts from \(path)")
-            }
-            return state
-        case .corrupt(let reason):
-            Journal.log(.alert, "attempt state \(path) is corrupt (\(reason)); locking out as after repeated failures")
-        case .unreadable(let error):
-            Journal.log(.alert, "attempt state unreadable: \(error); locking out as after repeated failures")
+    /// `gridlock reset-lockout`: the failure count cleared, uses kept (known or unknown)
+    /// except those of `afresh`, which start again. Written with a generation after every
+    /// one before, so a running gridlockd takes it on SIGHUP, and the witness with it.
+    /// What was there before is returned, for the tool to say.
+    public static func resetLockout(
+        at path: String, schedule: LockoutSchedule, patterns: [PatternEntry], startingUsesAfreshOf afresh: [PatternEntry] = []
+    ) throws(AttemptStoreError) -> RestoredState {
+        let found = inspect(path, schedule: schedule, patterns: patterns)
+        var cleared = found.saved
+        cleared.attempts = .clean
+        for pattern in afresh { cleared.startUsesAfresh(of: pattern.name, hash: pattern.hash) }
+        let file = StateFile(path: path, saved: found.saved)
+        file.configured = patterns
+        try file.write(cleared)
+        return found
+    }
+
+    private func write(_ proposed: SavedState) throws(AttemptStoreError) {
+        var next = configured.map { proposed.keeping(only: $0) } ?? proposed
+        next.generation = min(saved.generation, SavedState.maximumGeneration - 1) + 1
+        guard let path else {
+            saved = next
+            return
         }
-        let attempts = schedule.firstLockout.map { AttemptState(failures: $0.failures, lockoutPending: true) } ?? .clean
-        return SavedState(attempts: attempts, usesLost: true)
+        try AttemptStore.save(next, to: path)
+        saved = next
+        // After the file, never before: the witness must never claim more than the file holds.
+        writeWitness(StateWitness(generation: next.generation, failures: next.attempts.failures), for: path)
+    }
+
+    private func writeWitness(_ witness: StateWitness, for path: String) {
+        let witnessPath = StateWitness.path(beside: path)
+        do {
+            try witness.save(to: witnessPath, durable: !witnessOnDisk)
+            witnessOnDisk = true
+            if witnessFailing { Journal.log(.notice, "state witness \(witnessPath) written again") }
+            witnessFailing = false
+        } catch {
+            if !witnessFailing {
+                Journal.log(.warning, "cannot write the state witness: \(error); a deleted or older copy of \(path) may go unnoticed")
+            }
+            witnessFailing = true
+        }
     }
 }

@@ -14,11 +14,13 @@ public final class PatternGate {
         (patterns, trustUnsynchronisedClock) = Self.rules(of: config)
         self.state = state
         self.wallClock = wallClock
+        state.keep(only: config.patterns)
     }
 
     /// A reloaded configuration.
     public func update(_ config: GridlockConfig) {
         (patterns, trustUnsynchronisedClock) = Self.rules(of: config)
+        state.keep(only: config.patterns)
     }
 
     /// The loader refuses a name used twice, so the first of each name is the only one.

@@ -1,5 +1,6 @@
-// Test helper for the crash-safety test of the state file: adds one failure at a time
-// through AttemptStore, exactly as the daemon does before each verification, and prints
+// Test helper for the crash-safety test of the state file: opens it as gridlockd starts
+// (StateFile.open: witness checked, file and witness written), adds one failure at a time
+// through StateFile, exactly as the daemon does before each verification, and prints
 // "persisted N" after each save returned; with a third argument `uses`, it records one use
 // of a limited pattern at a time through StateFile, as the daemon does before the pattern's
 // action runs, and prints "used N". The test kills it with SIGKILL at random moments and
@@ -14,15 +15,12 @@ guard arguments.count == 3 || (arguments.count == 4 && arguments[3] == "uses"), 
     exit(64)
 }
 let path = arguments[1]
-var state: SavedState
-switch AttemptStore.load(from: path) {
-case .missing: state = .clean
-case .loaded(let loaded): state = loaded
-case .corrupt(let reason):
-    print("corrupt \(reason)")
-    exit(2)
-case .unreadable(let error):
-    print("unreadable \(error)")
+let visitorHash = "$argon2id$v=19$m=8,t=1,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA"
+var visitor = PatternEntry(name: "visitor", hash: visitorHash, source: SourceLocation(file: "writer", line: 1))
+visitor.limits = PatternLimits(uses: 1_000_000)
+let file = StateFile.open(path, schedule: .android, patterns: [visitor])
+if let damage = file.damage {
+    print("corrupt: the state file \(damage)")
     exit(2)
 }
 /// One write(2) per line, unbuffered: a line seen by the test was printed after the save.
@@ -31,8 +29,6 @@ func say(_ text: String) {
     _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
 }
 
-let file = StateFile(path: path, saved: state)
-let visitorHash = "$argon2id$v=19$m=8,t=1,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA"
 for _ in 0..<writes {
     do {
         if arguments.count == 4 {

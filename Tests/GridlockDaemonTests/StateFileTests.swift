@@ -1,0 +1,244 @@
+import Foundation
+import Glibc
+import GridlockCore
+import LinuxSys
+import Testing
+@testable import GridlockDaemon
+
+/// What gridlockd makes of its state file at start, on SIGHUP and at `gridlock reset-lockout`:
+/// damaging, deleting, replacing or restoring it never earns a free use or free attempts.
+@Suite struct StateFileTests {
+    static let doorHash = "$argon2id$v=19$m=8,t=1,p=1$ZG9vcmRvb3I$ZG9vcmhhc2hkb29yaGFzaA"
+    static let visitorHash = "$argon2id$v=19$m=8,t=1,p=1$dmlzaXRvcg$dmlzaXRvcmhhc2h2aXNpdG9y"
+
+    /// `door` opens any number of times, `visitor` once.
+    static var patterns: [PatternEntry] {
+        let door = PatternEntry(name: "door", hash: doorHash, source: SourceLocation(file: "test", line: 1))
+        var visitor = PatternEntry(name: "visitor", hash: visitorHash, source: SourceLocation(file: "test", line: 4))
+        visitor.limits = PatternLimits(uses: 1)
+        return [door, visitor]
+    }
+
+    let directory: String
+    var path: String { "\(directory)/attempts" }
+    var witness: String { "\(directory)/attempts.witness" }
+
+    init() throws { directory = try makeTemporaryDirectory() }
+
+    /// A panel that has run: the visitor used its one use, three failures since.
+    func panelThatHasRun() throws -> StateFile {
+        let running = StateFile.open(path, schedule: .android, patterns: Self.patterns)
+        try running.saveUse(of: "visitor", hash: Self.visitorHash, at: 1_764_547_200)
+        try running.save(attempts: AttemptState(failures: 3))
+        return running
+    }
+
+    func open() -> StateFile { StateFile.open(path, schedule: .android, patterns: Self.patterns) }
+
+    /// The lockout of a damaged file, the visitor's use unknown, said as damage.
+    func expectClosed(_ file: StateFile, _ damage: String, failures: Int = 5, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        #expect(file.damage?.hasPrefix(damage) == true, "damage: \(file.damage ?? "none")", sourceLocation: sourceLocation)
+        #expect(file.saved.attempts == AttemptState(failures: failures, lockoutPending: true), sourceLocation: sourceLocation)
+        #expect(file.saved.uses(of: "visitor", hash: Self.visitorHash) == nil, sourceLocation: sourceLocation)
+    }
+
+    @Test("a new panel (no state file, no witness) has no failures and no uses, and writes nothing until its first attempt")
+    func aNewPanelStartsClean() throws {
+        defer { removeDirectory(directory) }
+        let file = open()
+        #expect(file.damage == nil)
+        #expect(file.saved.attempts == .clean)
+        #expect(file.saved.uses(of: "visitor", hash: Self.visitorHash) == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
+        try file.save(attempts: AttemptState(failures: 1))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["attempts", "attempts.witness"])
+    }
+
+    @Test("a state file gone after gridlockd wrote it (the witness says so) is a lockout, and a used-up pattern stays shut")
+    func aMissingFileAfterARunIsLost() throws {
+        defer { removeDirectory(directory) }
+        _ = try panelThatHasRun()
+        try #require(unlink(path) == 0)
+        let file = open()
+        expectClosed(file, "is missing, though gridlockd wrote it before")
+        #expect(file.saved.uses(of: "door", hash: Self.doorHash) == nil)
+        // Written back at once: the next start finds a file that says so.
+        let again = StateFile.inspect(path, schedule: .android, patterns: Self.patterns)
+        #expect(again.damage == nil && again.usesUnknown == ["visitor"])
+        #expect(again.saved.attempts.lockoutPending)
+    }
+
+    /// `[on failure] exec=/bin/rm …attempts`, then `kill -9`: the failure was on disk before
+    /// the hook ran, the hook took it away. The witness saw the count.
+    @Test("a file deleted after a failure keeps the count the witness saw: at least it, up to the schedule's next lockout")
+    func aDeletedFileKeepsTheWitnessedCount() throws {
+        defer { removeDirectory(directory) }
+        let running = try panelThatHasRun()
+        try running.save(attempts: AttemptState(failures: 12, lockoutPending: true))
+        try #require(unlink(path) == 0)
+        expectClosed(open(), "is missing", failures: 12)
+
+        try running.save(attempts: AttemptState(failures: 7))
+        try #require(unlink(path) == 0)
+        // Android's failures 6 to 9 are free: the lockout comes at 10, as it would have.
+        expectClosed(open(), "is missing", failures: 10)
+    }
+
+    @Test("a dangling symbolic link in place of the file is damage, never a new panel")
+    func aDanglingLinkIsDamage() throws {
+        defer { removeDirectory(directory) }
+        _ = try panelThatHasRun()
+        try #require(unlink(path) == 0)
+        try #require(symlink("\(directory)/nowhere", path) == 0)
+        expectClosed(open(), "is unreadable (it is a symbolic link, not a regular file)")
+        // Even where gridlockd never ran: a link is nothing gridlockd writes.
+        try #require(unlink(witness) == 0)
+        try #require(unlink(path) == 0)
+        try #require(symlink("\(directory)/nowhere", path) == 0)
+        #expect(StateFile.inspect(path, schedule: .android, patterns: Self.patterns).damage?.contains("symbolic link") == true)
+    }
+
+    @Test("an oversized, truncated or scribbled file is damage: a lockout, and a used-up pattern stays shut")
+    func damagedFilesAreClosed() throws {
+        defer { removeDirectory(directory) }
+        _ = try panelThatHasRun()
+        let good = try #require(try AtomicFile.read(path))
+        let damages: [(String, [UInt8])] = [
+            ("is unreadable (larger than 65536 bytes)", good + [UInt8](repeating: 0x20, count: AttemptFileFormat.maximumSize)),
+            ("is corrupt (truncated", Array(good.dropLast(3))),
+            ("is corrupt (checksum mismatch", Array(String(decoding: good, as: UTF8.self).replacingOccurrences(of: "uses=1", with: "uses=0").utf8)),
+        ]
+        for (damage, bytes) in damages {
+            try AtomicFile.write(bytes, to: path, mode: 0o600)
+            // Damage, not a want of permission: `gridlock patterns` run as root must not say "run as root".
+            #expect(!StateFile.inspect(path, schedule: .android, patterns: Self.patterns).accessDenied)
+            expectClosed(open(), damage)
+        }
+    }
+
+    @Test("a power cut between the file and its witness is no damage: the witness never runs ahead")
+    func aKillBetweenFileAndWitnessIsNoDamage() throws {
+        defer { removeDirectory(directory) }
+        let running = try panelThatHasRun()
+        let earlier = try #require(try AtomicFile.read(witness))
+        try running.save(attempts: AttemptState(failures: 4))
+        try AtomicFile.write(earlier, to: witness, mode: 0o600)
+        let file = open()
+        #expect(file.damage == nil)
+        #expect(file.saved.attempts == AttemptState(failures: 4))
+        #expect(file.saved.uses(of: "visitor", hash: Self.visitorHash) == 1)
+    }
+
+    @Test("a valid version 1 file keeps its count, and its uses are unknown: a limited pattern stays shut")
+    func aVersionOneFileLeavesLimitedPatternsShut() throws {
+        defer { removeDirectory(directory) }
+        _ = try panelThatHasRun()
+        let body = Array("gridlock-attempts 1\nfailures=2\nlockout=0\n".utf8)
+        try AtomicFile.write(body + Array("crc32=\(AttemptFileFormat.hex(CRC32.checksum(body)))\n".utf8), to: path, mode: 0o600)
+        try #require(unlink(witness) == 0)
+        let found = StateFile.inspect(path, schedule: .android, patterns: Self.patterns)
+        #expect(found.damage == nil)
+        #expect(found.saved.attempts == AttemptState(failures: 2))
+        #expect(found.usesUnknown == ["visitor"])
+        #expect(found.saved.uses(of: "visitor", hash: Self.visitorHash) == nil)
+        // A pattern enrolled afterwards has a new hash and nothing unknown about it.
+        let file = open()
+        file.keep(only: Self.patterns + [PatternEntry(name: "courier", hash: "$argon2id$new", source: SourceLocation(file: "test", line: 9))])
+        #expect(file.saved.uses(of: "courier", hash: "$argon2id$new") == 0)
+        #expect(file.saved.uses(of: "visitor", hash: Self.visitorHash) == nil)
+    }
+
+    @Test("an older copy put back (rollback) is damage: its smaller generation gives it away")
+    func anOlderCopyIsDamage() throws {
+        defer { removeDirectory(directory) }
+        let running = StateFile.open(path, schedule: .android, patterns: Self.patterns)
+        try running.save(attempts: AttemptState(failures: 1))
+        let beforeTheUse = try #require(try AtomicFile.read(path))
+        try running.saveUse(of: "visitor", hash: Self.visitorHash, at: 1_764_547_200)
+        try running.save(attempts: .clean)
+        try AtomicFile.write(beforeTheUse, to: path, mode: 0o600)
+        expectClosed(open(), "is an older copy (generation 1, gridlockd last wrote 3)")
+    }
+
+    @Test("a witness that cannot be read: the file is taken as it is, and said so")
+    func anUnreadableWitnessIsANote() throws {
+        defer { removeDirectory(directory) }
+        _ = try panelThatHasRun()
+        try AtomicFile.write(Array("scribbled".utf8), to: witness, mode: 0o600)
+        let found = StateFile.inspect(path, schedule: .android, patterns: Self.patterns)
+        #expect(found.damage == nil)
+        #expect(found.saved.uses(of: "visitor", hash: Self.visitorHash) == 1)
+        #expect(found.notes.count == 1 && found.notes[0].contains("unreadable"))
+        // But that gridlockd ran here, it still says.
+        try #require(unlink(path) == 0)
+        #expect(StateFile.inspect(path, schedule: .android, patterns: Self.patterns).damage?.hasPrefix("is missing") == true)
+    }
+
+    // MARK: While it runs (SIGHUP)
+
+    @Test("on SIGHUP a file deleted or put back older is written again from the running state; neither is taken")
+    func reconcileRewritesWhatGridlockdDidNotWrite() throws {
+        defer { removeDirectory(directory) }
+        let running = StateFile.open(path, schedule: .android, patterns: Self.patterns)
+        try running.save(attempts: AttemptState(failures: 1))
+        let older = try #require(try AtomicFile.read(path))
+        try running.saveUse(of: "visitor", hash: Self.visitorHash, at: 1)
+        try running.save(attempts: AttemptState(failures: 2))
+
+        try AtomicFile.write(older, to: path, mode: 0o600)
+        #expect(!running.reconcile(running: AttemptState(failures: 2)))
+        #expect(open().saved.uses(of: "visitor", hash: Self.visitorHash) == 1)
+
+        try #require(unlink(path) == 0)
+        #expect(!running.reconcile(running: AttemptState(failures: 2)))
+        let restarted = open()
+        #expect(restarted.damage == nil && restarted.saved.attempts == AttemptState(failures: 2))
+        #expect(!running.reconcile(running: AttemptState(failures: 2)), "its own file: nothing to do")
+    }
+
+    // MARK: gridlock reset-lockout
+
+    @Test("reset-lockout clears the failures and keeps every use, a used-up one and unknown ones too")
+    func resetLockoutKeepsUses() throws {
+        defer { removeDirectory(directory) }
+        let running = try panelThatHasRun()
+        try running.save(attempts: AttemptState(failures: 5, lockoutPending: true))
+        _ = try StateFile.resetLockout(at: path, schedule: .android, patterns: Self.patterns)
+        #expect(running.reconcile(running: AttemptState(failures: 5, lockoutPending: true)), "the running daemon takes the reset")
+        #expect(running.saved.attempts == .clean)
+        #expect(running.saved.uses(of: "visitor", hash: Self.visitorHash) == 1)
+
+        try #require(unlink(path) == 0)
+        let found = try StateFile.resetLockout(at: path, schedule: .android, patterns: Self.patterns)
+        #expect(found.damage?.hasPrefix("is missing") == true)
+        let after = open()
+        #expect(after.damage == nil)
+        #expect(after.saved.attempts == .clean)
+        #expect(after.saved.uses(of: "visitor", hash: Self.visitorHash) == nil, "still unknown: still shut")
+    }
+
+    @Test("reset-lockout --uses NAME starts that pattern's uses afresh, and only that one's")
+    func resetLockoutWithUsesStartsThemAfresh() throws {
+        defer { removeDirectory(directory) }
+        var patterns = Self.patterns
+        var courier = PatternEntry(name: "courier", hash: "$argon2id$courier", source: SourceLocation(file: "test", line: 9))
+        courier.limits = PatternLimits(uses: 2)
+        patterns.append(courier)
+        let running = StateFile.open(path, schedule: .android, patterns: patterns)
+        try running.saveUse(of: "visitor", hash: Self.visitorHash, at: 1)
+        try running.saveUse(of: "courier", hash: courier.hash, at: 2)
+        _ = try StateFile.resetLockout(at: path, schedule: .android, patterns: patterns, startingUsesAfreshOf: [patterns[1]])
+        var after = StateFile.open(path, schedule: .android, patterns: patterns)
+        #expect(after.saved.uses(of: "visitor", hash: Self.visitorHash) == 0)
+        #expect(after.saved.uses(of: "courier", hash: courier.hash) == 1)
+
+        // After damage: the named one is known again, the others stay unknown.
+        try AtomicFile.write(Array("scribbled\n".utf8), to: path, mode: 0o600)
+        let found = try StateFile.resetLockout(at: path, schedule: .android, patterns: patterns, startingUsesAfreshOf: [courier])
+        #expect(found.usesUnknown.sorted() == ["courier", "visitor"])
+        after = StateFile.open(path, schedule: .android, patterns: patterns)
+        #expect(after.damage == nil && after.saved.attempts == .clean)
+        #expect(after.saved.uses(of: "courier", hash: courier.hash) == 0)
+        #expect(after.saved.uses(of: "visitor", hash: Self.visitorHash) == nil)
+    }
+}
