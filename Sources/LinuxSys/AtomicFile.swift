@@ -85,32 +85,18 @@ public enum AtomicFile {
         _ = try systemCall("rename to \(destination)", path: source) { rename(source, destination) }
     }
 
-    /// A file a program trusts only so far (a config, a state file): opened without
-    /// blocking, so a FIFO or a device put in its place cannot hang the caller, refused
-    /// unless it is a regular file, and read up to `limit` bytes.
+    /// A file a program trusts only so far (a config, a state file, a theme image), whole:
+    /// opened as `RegularFile.open` does (without blocking, regular files only, at most
+    /// `limit` bytes), and never more than `limit` bytes read even if it grows meanwhile.
     public static func regularFileContents(of path: String, limit: Int) throws(BoundedReadError) -> [UInt8] {
-        let file: FileDescriptor
-        do {
-            file = try FileDescriptor.open(path, [.readOnly, .nonBlocking])
-        } catch {
-            throw .system(error)
-        }
+        let (file, _) = try RegularFile.open(path, limit: limit)
         defer { file.close() }
-        let status: FileStatus
-        do {
-            status = try FileStatus(descriptor: file, path: path)
-        } catch {
-            throw .system(error)
-        }
-        guard status.isRegularFile else { throw .notARegularFile(path: path, kind: status.kind) }
-        guard status.size <= limit else { throw .tooLarge(path: path, limit: limit) }
         let read: (bytes: [UInt8], exceeded: Bool)
         do {
             read = try readToEnd(file, path: path, limit: limit)
         } catch {
             throw .system(error)
         }
-        // It grew after the check: still never more than the limit.
         guard !read.exceeded else { throw .tooLarge(path: path, limit: limit) }
         return read.bytes
     }
@@ -119,33 +105,5 @@ public enum AtomicFile {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let parent = path[..<slash]
         return parent.isEmpty ? "/" : String(parent)
-    }
-}
-
-/// Why `AtomicFile.regularFileContents` refused a file.
-public enum BoundedReadError: Error, Hashable, Sendable, CustomStringConvertible {
-    case system(SystemCallError)
-    case notARegularFile(path: String, kind: String)
-    case tooLarge(path: String, limit: Int)
-
-    /// The reason alone, for messages that name the file already.
-    public var reason: String {
-        switch self {
-        case .system(let error): error.errno.text
-        case .notARegularFile(_, let kind): "it is \(kind), not a regular file"
-        case .tooLarge(_, let limit): "larger than \(limit) bytes"
-        }
-    }
-
-    public var errno: Errno? {
-        if case .system(let error) = self { return error.errno }
-        return nil
-    }
-
-    public var description: String {
-        switch self {
-        case .system(let error): "\(error)"
-        case .notARegularFile(let path, _), .tooLarge(let path, _): "\(path): \(reason)"
-        }
     }
 }

@@ -15,10 +15,20 @@ public struct FileStatus: Hashable, Sendable {
         self.init(info)
     }
 
+    /// Of the path itself: a symbolic link is described, not followed (lstat).
+    public init(linkAt path: String) throws(SystemCallError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw SystemCallError(operation: "lstat", path: path, errno: .current) }
+        self.init(info)
+    }
+
     private init(_ info: stat) {
         owner = info.st_uid
         mode = info.st_mode
         size = Int(info.st_size)
+        // glibc's encoding of dev_t (gnu_dev_major), a macro Swift does not import.
+        let device = UInt64(info.st_rdev)
+        deviceMajor = UInt32((device >> 8) & 0xFFF | (device >> 32) & ~0xFFF)
         identity = Identity(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
             modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
@@ -46,6 +56,8 @@ public struct FileStatus: Hashable, Sendable {
 
     /// Bytes, for a regular file.
     public var size: Int = 0
+    /// The driver's number, for a device node (13 for input devices, 226 for DRM cards).
+    public var deviceMajor: UInt32 = 0
 
     public var permissions: FileMode { mode & 0o7777 }
     public var isRegularFile: Bool { mode & S_IFMT == S_IFREG }
@@ -59,10 +71,13 @@ public struct FileStatus: Hashable, Sendable {
         case S_IFCHR: "a character device"
         case S_IFBLK: "a block device"
         case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
         default: "not a regular file"
         }
     }
     public var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
+    public var isCharacterDevice: Bool { mode & S_IFMT == S_IFCHR }
+    public var isSymbolicLink: Bool { mode & S_IFMT == S_IFLNK }
     public var isWritableByGroup: Bool { mode & S_IWGRP != 0 }
     public var isWritableByOthers: Bool { mode & S_IWOTH != 0 }
     public var isReadableByOthers: Bool { mode & S_IROTH != 0 }
