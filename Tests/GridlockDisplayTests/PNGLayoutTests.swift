@@ -142,13 +142,16 @@ enum PNGBytes {
             Array(repeating: [0, 0b1010_0000], count: 3).flatMap { $0 })) ) == nil)
     }
 
-    @Test("cairo decodes every file the layout check passes, and the damaged ones get the layout's reason, not cairo's")
-    func theCheckRunsBeforeCairo() throws {
+    @Test("image data cairo refuses is named by the layout's inflating check, not as cairo's 'out of memory'")
+    func cairosRefusalGetsTheRealReason() throws {
         let files = try ThemeImageFiles()
         defer { files.remove() }
         let short = try files.file("short.png", PNGBytes.png(imageData: PNGBytes.zlib(PNGBytes.rows(width: 4, height: 1))))
         let problems = ThemeImageCheck.problems(of: [short])
         #expect(problems.map(\.index) == [0])
         #expect(problems.first.map { "\($0.problem)" }?.contains("the image data is short") == true)
+        // Where a value is written only its 33-byte header is read: the rest waits for the images in effect.
+        let size = try ThemeImageCheck.check(short)
+        #expect(size.width == 4 && size.height == 3)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import GridlockCore
-import GridlockDisplay
+@testable import GridlockDisplay
 import Testing
 
 /// PNG files for themes, made in a scratch folder from solid blocks of colour.
@@ -242,13 +242,25 @@ struct ThemeImageFiles {
         ])
     }
 
+    @Test("the renderer takes an image the config check decoded only while the file holds the same chunks")
+    func aCheckedImageIsDecodedOnceUnlessItsFileChanged() throws {
+        let files = try ThemeImageFiles()
+        defer { files.remove() }
+        let path = try files.png("backdrop.png", width: 40, height: 20, ThemeImageFiles.red)
+        let checked = ThemeImageCheck.load([path], stoppingAtFirst: false)
+        let kept = try #require(checked.images.first)
+        let shelf = [path: kept]
+        #expect(ThemeImageCheck.load([path], stoppingAtFirst: true, shelved: shelf).images.first?.image === kept.image)
+        // Rewritten in place, same size: its chunks' CRCs differ, so it is decoded anew.
+        try files.png("backdrop.png", width: 40, height: 20, ThemeImageFiles.green)
+        let reloaded = ThemeImageCheck.load([path], stoppingAtFirst: true, shelved: shelf).images
+        #expect(reloaded.first.map { $0.image !== kept.image } == true)
+        #expect(reloaded.first?.layout != kept.layout)
+    }
+
+    /// What loading it as the one image of a theme says: the whole file checked and decoded.
     func problem(_ path: String) -> ThemeImageProblem? {
-        do throws(ThemeImageProblem) {
-            _ = try ThemeImageCheck.check(path)
-            return nil
-        } catch {
-            return error
-        }
+        ThemeImageCheck.problems(of: [path]).first?.problem
     }
 
     @Test func aRendererRefusesAnUnusableImageAndAReloadKeepsTheOldTheme() throws {

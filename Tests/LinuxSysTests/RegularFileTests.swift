@@ -38,13 +38,16 @@ import Testing
                 do throws(BoundedReadError) { _ = try AtomicFile.regularFileContents(of: path, limit: 1 << 20) } catch { reasons.append(error.reason) }
                 do throws(BoundedReadError) { _ = try FileMapping(regularFile: path, limit: 1 << 20) } catch { reasons.append(error.reason) }
                 do throws(BoundedReadError) { _ = try LineReader(path: path) } catch { reasons.append(error.reason) }
+                do throws(BoundedReadError) { _ = try AtomicFile.regularFileStart(of: path, count: 8, limit: 1 << 20) } catch {
+                    reasons.append(error.reason)
+                }
                 return reasons
             }
-            #expect(reasons == [reason, reason, reason], "\(path)")
+            #expect(reasons == [reason, reason, reason, reason], "\(path)")
         }
     }
 
-    @Test("a link to a regular file is followed; the limit and an empty file are refused by the readers that need them")
+    @Test("a link to a regular file is followed; the limit, and an empty file where a mapping needs bytes, are refused")
     func linksAreFollowedAndLimitsHold() throws {
         let hostile = try Hostile()
         defer { removeDirectory(hostile.folder) }
@@ -58,6 +61,12 @@ import Testing
         }
         #expect(throws: BoundedReadError.tooLarge(path: hostile.good, limit: 4)) {
             _ = try FileMapping(regularFile: hostile.good, limit: 4)
+        }
+        #expect(try AtomicFile.regularFileStart(of: hostile.linkToGood, count: 4, limit: 1 << 20) == Array("line".utf8))
+        #expect(try AtomicFile.regularFileStart(of: hostile.good, count: 100, limit: 1 << 20) == Array("line one\nline two\n".utf8))
+        // The limit is the whole file's, whatever is read of it.
+        #expect(throws: BoundedReadError.tooLarge(path: hostile.good, limit: 4)) {
+            _ = try AtomicFile.regularFileStart(of: hostile.good, count: 2, limit: 4)
         }
         let empty = "\(hostile.folder)/empty"
         _ = FileManager.default.createFile(atPath: empty, contents: Data())

@@ -6,15 +6,30 @@ import CZlib
 /// data's length and row filters. A broken file is refused with what is wrong with it;
 /// libpng's own reasons reach cairo's callers only as "out of memory".
 struct PNGLayout: Hashable, Sendable {
-    let width: Int
-    let height: Int
-    let bitDepth: Int
-    let colourType: Int
-    let interlaced: Bool
+    /// What IHDR says, checked: it and the signature are a PNG's first 33 bytes.
+    struct Header: Hashable, Sendable {
+        let width: Int
+        let height: Int
+        let bitDepth: Int
+        let colourType: Int
+        let interlaced: Bool
+    }
+
+    let header: Header
     /// Where the IDAT chunks' contents are in the file, in order.
     let imageData: [Range<Int>]
+    /// The file's length and every chunk's CRC, each checked against its chunk: two
+    /// layouts alike are of files with the same bytes, short of a forged CRC.
+    let length: Int
+    let checksums: [UInt32]
+
+    var width: Int { header.width }
+    var height: Int { header.height }
+    var interlaced: Bool { header.interlaced }
 
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// The signature and the IHDR chunk.
+    static let headerBytes = 33
     /// The PNG specification's bound on widths, heights and chunk lengths.
     static let largestValue = Int(Int32.max)
 
@@ -27,27 +42,49 @@ struct PNGLayout: Hashable, Sendable {
         6: ("RGB with alpha", [8, 16], 4),
     ]
 
-    /// The header only: the signature and IHDR, which every PNG has in its first 33 bytes.
-    static func header(_ bytes: [UInt8]) throws(ThemeImageProblem) -> (width: Int, height: Int) {
+    /// The size IHDR claims, believed only so far as to refuse an image too large before
+    /// anything else of it is looked at.
+    static func claimedSize(_ bytes: [UInt8]) throws(ThemeImageProblem) -> (width: Int, height: Int) {
         guard bytes.count >= 8, Array(bytes[0..<8]) == signature else { throw .notPNG }
-        guard bytes.count >= 8 + 8 + 13, bigEndian(bytes, 8) == 13, type(bytes, 12) == "IHDR" else {
+        guard bytes.count >= headerBytes, bigEndian(bytes, 8) == 13, type(bytes, 12) == "IHDR" else {
             throw .undecodable("no IHDR chunk of 13 bytes right after the signature")
         }
         return (bigEndian(bytes, 16), bigEndian(bytes, 20))
     }
 
+    /// IHDR whole, from the first `headerBytes` of the file: its CRC, and a size, depth,
+    /// colour type and methods that exist.
+    static func header(_ bytes: [UInt8]) throws(ThemeImageProblem) -> Header {
+        let (width, height) = try claimedSize(bytes)
+        guard crc(bytes, 12..<29) == UInt32(bigEndian(bytes, 29)) else {
+            throw .undecodable("bad CRC in the IHDR chunk at byte 8 (the file is damaged)")
+        }
+        guard width <= largestValue, height <= largestValue else {
+            throw .undecodable("the IHDR chunk gives a size of \(width)x\(height), beyond the PNG limit of \(largestValue)")
+        }
+        let (bitDepth, colourType) = (Int(bytes[24]), Int(bytes[25]))
+        guard let kind = depths[colourType] else {
+            throw .undecodable("colour type \(colourType) does not exist (0, 2, 3, 4 or 6)")
+        }
+        guard kind.depths.contains(bitDepth) else {
+            let allowed = kind.depths.map(String.init).joined(separator: ", ")
+            throw .undecodable("bit depth \(bitDepth) is not allowed for colour type \(colourType) (\(kind.name)): \(allowed)")
+        }
+        guard bytes[26] == 0 else { throw .undecodable("compression method \(bytes[26]) is unknown (0)") }
+        guard bytes[27] == 0 else { throw .undecodable("filter method \(bytes[27]) is unknown (0)") }
+        guard bytes[28] <= 1 else { throw .undecodable("interlace method \(bytes[28]) is unknown (0 or 1)") }
+        return Header(width: width, height: height, bitDepth: bitDepth, colourType: colourType, interlaced: bytes[28] == 1)
+    }
+
     /// Every chunk of `bytes`, checked; the image data is not inflated yet (`checkImageData`).
     init(_ bytes: [UInt8]) throws(ThemeImageProblem) {
-        let (width, height) = try Self.header(bytes)
-        guard width <= Self.largestValue, height <= Self.largestValue else {
-            throw .undecodable("the IHDR chunk gives a size of \(width)x\(height), beyond the PNG limit of \(Self.largestValue)")
-        }
-        var offset = 8
-        var ihdr: Range<Int>?
+        let header = try Self.header(bytes)
+        var offset = Self.headerBytes
         var sawPalette = false
         var imageData: [Range<Int>] = []
         var afterImageData = false
         var sawEnd = false
+        var checksums = [UInt32(Self.bigEndian(bytes, 29))]
         while !sawEnd {
             guard offset + 8 <= bytes.count else {
                 throw .undecodable("no IEND chunk: the file ends after \(offset) bytes (truncated?)")
@@ -64,66 +101,50 @@ struct PNGLayout: Hashable, Sendable {
             guard data.upperBound + 4 <= bytes.count else {
                 throw .undecodable("the file ends inside the \(name) chunk at byte \(offset) (truncated?)")
             }
-            guard Self.crc(bytes, (offset + 4)..<data.upperBound) == UInt32(Self.bigEndian(bytes, data.upperBound)) else {
+            let checksum = UInt32(Self.bigEndian(bytes, data.upperBound))
+            guard Self.crc(bytes, (offset + 4)..<data.upperBound) == checksum else {
                 throw .undecodable("bad CRC in the \(name) chunk at byte \(offset) (the file is damaged)")
             }
-            if offset == 8 {
-                ihdr = data
-            } else {
-                switch name {
-                case "IHDR": throw .undecodable("a second IHDR chunk at byte \(offset)")
-                case "PLTE":
-                    guard !sawPalette else { throw .undecodable("a second PLTE chunk at byte \(offset)") }
-                    guard imageData.isEmpty else { throw .undecodable("the PLTE chunk comes after the image data (IDAT)") }
-                    guard length % 3 == 0, (3...768).contains(length) else {
-                        throw .undecodable("the PLTE chunk holds \(length) bytes, not 1 to 256 colours of 3 bytes")
-                    }
-                    sawPalette = true
-                case "IDAT":
-                    guard !afterImageData else {
-                        throw .undecodable("IDAT chunks are not all consecutive (another one at byte \(offset))")
-                    }
-                    imageData.append(data)
-                case "IEND": sawEnd = true
-                default:
-                    // The first letter's case: upper for chunks a decoder must understand.
-                    guard bytes[offset + 4] & 0x20 != 0 else {
-                        throw .undecodable("unknown critical chunk \(name) at byte \(offset)")
-                    }
+            checksums.append(checksum)
+            switch name {
+            case "IHDR": throw .undecodable("a second IHDR chunk at byte \(offset)")
+            case "PLTE":
+                guard !sawPalette else { throw .undecodable("a second PLTE chunk at byte \(offset)") }
+                guard imageData.isEmpty else { throw .undecodable("the PLTE chunk comes after the image data (IDAT)") }
+                guard length % 3 == 0, (3...768).contains(length) else {
+                    throw .undecodable("the PLTE chunk holds \(length) bytes, not 1 to 256 colours of 3 bytes")
                 }
-                if !imageData.isEmpty && name != "IDAT" { afterImageData = true }
+                sawPalette = true
+            case "IDAT":
+                guard !afterImageData else {
+                    throw .undecodable("IDAT chunks are not all consecutive (another one at byte \(offset))")
+                }
+                if header.colourType == 3, !sawPalette {
+                    throw .undecodable("colour type 3 (palette) but no PLTE chunk before the image data")
+                }
+                imageData.append(data)
+            case "IEND": sawEnd = true
+            default:
+                // The first letter's case: upper for chunks a decoder must understand.
+                guard bytes[offset + 4] & 0x20 != 0 else {
+                    throw .undecodable("unknown critical chunk \(name) at byte \(offset)")
+                }
             }
+            if !imageData.isEmpty && name != "IDAT" { afterImageData = true }
             offset = data.upperBound + 4
         }
-        let header = Array(bytes[ihdr!])
-        let (bitDepth, colourType) = (Int(header[8]), Int(header[9]))
-        guard let kind = Self.depths[colourType] else {
-            throw .undecodable("colour type \(colourType) does not exist (0, 2, 3, 4 or 6)")
-        }
-        guard kind.depths.contains(bitDepth) else {
-            let allowed = kind.depths.map(String.init).joined(separator: ", ")
-            throw .undecodable("bit depth \(bitDepth) is not allowed for colour type \(colourType) (\(kind.name)): \(allowed)")
-        }
-        guard header[10] == 0 else { throw .undecodable("compression method \(header[10]) is unknown (0)") }
-        guard header[11] == 0 else { throw .undecodable("filter method \(header[11]) is unknown (0)") }
-        guard header[12] <= 1 else { throw .undecodable("interlace method \(header[12]) is unknown (0 or 1)") }
-        if colourType == 3, !sawPalette {
-            throw .undecodable("colour type 3 (palette) but no PLTE chunk before the image data")
-        }
         guard !imageData.isEmpty else { throw .undecodable("no IDAT chunk: the file holds no image data") }
-        self.width = width
-        self.height = height
-        self.bitDepth = bitDepth
-        self.colourType = colourType
-        interlaced = header[12] == 1
+        self.header = header
         self.imageData = imageData
+        length = bytes.count
+        self.checksums = checksums
     }
 
     var pixels: Int { width * height }
 
     /// The rows of filtered scanlines the image data must inflate to: one pass, or Adam7's seven.
     var passes: [(rows: Int, rowBytes: Int)] {
-        let bitsPerPixel = Self.depths[colourType]!.channels * bitDepth
+        let bitsPerPixel = Self.depths[header.colourType]!.channels * header.bitDepth
         func pass(_ width: Int, _ height: Int) -> (rows: Int, rowBytes: Int) {
             // A pass with no columns has no rows either, not even their filter bytes.
             width == 0 || height == 0 ? (0, 0) : (height, 1 + (width * bitsPerPixel + 7) / 8)
@@ -135,7 +156,8 @@ struct PNGLayout: Hashable, Sendable {
 
     /// Inflates the image data (a piece at a time, never all of it at once) far enough to
     /// know that it holds every row, each with a filter type that exists. Whatever follows
-    /// the last row is not inflated: a decoder ignores it too.
+    /// the last row is not inflated: a decoder ignores it too. Run when the decoder has
+    /// refused the file, to say why in its stead.
     func checkImageData(in bytes: [UInt8]) throws(ThemeImageProblem) {
         if let problem = bytes.withUnsafeBufferPointer({ inflateProblem(in: $0) }) { throw problem }
     }

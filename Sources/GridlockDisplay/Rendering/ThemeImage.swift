@@ -4,8 +4,9 @@ import LinuxSys
 
 /// A PNG named by the theme (a node image, the background), decoded into a cairo surface
 /// with its transparency. The config check decodes each one the same way, so a file that
-/// passes `gridlock check-config` is one the renderer can draw.
-final class ThemeImage {
+/// passes `gridlock check-config` is one the renderer can draw. Unchecked `Sendable`: the
+/// surface is only read once made (scaled from, drawn from), never written.
+final class ThemeImage: @unchecked Sendable {
     /// Larger sides are refused: no panel needs them, and DRM's framebuffers stop there.
     static let largestSide = 16384
     /// A PNG file larger than this is refused before it is read: within the pixel budget
@@ -16,11 +17,17 @@ final class ThemeImage {
     let surface: OpaquePointer
     var size: Size { Size(width: Double(cairo_image_surface_get_width(surface)), height: Double(cairo_image_surface_get_height(surface))) }
 
-    /// Decodes a file whose chunks `ThemeImageFile` has checked: its image data is
-    /// inflated once first, so a short or corrupt one is named as such, then cairo decodes.
+    /// Decodes a file whose chunks `ThemeImageFile` has checked. When cairo refuses it,
+    /// its image data is inflated to say why (short, corrupt, a row filter that does not
+    /// exist) rather than cairo's "out of memory"; a sound file is inflated only once.
     init(_ file: ThemeImageFile) throws(ThemeImageProblem) {
-        try file.layout.checkImageData(in: file.bytes)
-        let surface = try Self.decode(file.bytes)
+        let surface: OpaquePointer
+        do throws(ThemeImageProblem) {
+            surface = try Self.decode(file.bytes)
+        } catch {
+            try file.layout.checkImageData(in: file.bytes)
+            throw error
+        }
         let (width, height) = (file.layout.width, file.layout.height)
         guard Int(cairo_image_surface_get_width(surface)) == width, Int(cairo_image_surface_get_height(surface)) == height else {
             cairo_surface_destroy(surface)

@@ -1,4 +1,5 @@
 import LinuxSys
+import Synchronization
 
 /// A theme image read whole (the bounded way: a FIFO or a device named instead fails at
 /// once) with its header and chunks checked; not decoded yet, so a file whose header
@@ -15,15 +16,33 @@ struct ThemeImageFile {
         } catch {
             throw .unreadable(error.reason)
         }
-        let (width, height) = try PNGLayout.header(bytes)
+        try Self.checkSize(bytes)
+        self.path = path
+        self.bytes = bytes
+        layout = try PNGLayout(bytes)
+    }
+
+    /// Its header alone (the first 33 bytes, read the same bounded way): what the config
+    /// checks where a value is written; the rest is read when the images in effect are.
+    static func header(path: String) throws(ThemeImageProblem) -> PNGLayout.Header {
+        let start: [UInt8]
+        do {
+            start = try AtomicFile.regularFileStart(of: path, count: PNGLayout.headerBytes, limit: ThemeImage.largestFile)
+        } catch {
+            throw .unreadable(error.reason)
+        }
+        try checkSize(start)
+        return try PNGLayout.header(start)
+    }
+
+    /// The size the header claims, refused before anything else of the file is believed.
+    private static func checkSize(_ bytes: [UInt8]) throws(ThemeImageProblem) {
+        let (width, height) = try PNGLayout.claimedSize(bytes)
         guard width > 0, height > 0 else { throw .empty(width: width, height: height) }
         guard width <= ThemeImage.largestSide, height <= ThemeImage.largestSide else { throw .tooLarge(width: width, height: height) }
         guard width * height <= ThemeImageBudget.pixels else {
             throw .overBudget(width: width, height: height, total: width * height)
         }
-        self.path = path
-        self.bytes = bytes
-        layout = try PNGLayout(bytes)
     }
 }
 
@@ -77,24 +96,47 @@ public enum ThemeImageProblem: Error, Hashable, Sendable, CustomStringConvertibl
 
 /// The checks the config runs on the images it names, and the loading the renderer does.
 public enum ThemeImageCheck {
-    /// One image as its value is read: readable, a PNG whose chunks are sound, within the
-    /// budget on its own. Its size in pixels, or why it cannot be drawn.
+    /// One image as its value is read: a readable regular file whose PNG header is sound,
+    /// within the budget on its own. Its size in pixels, or why it cannot be drawn.
     public static func check(_ path: String) throws(ThemeImageProblem) -> (width: Int, height: Int) {
-        let file = try ThemeImageFile(path: path)
-        return (file.layout.width, file.layout.height)
+        let header = try ThemeImageFile.header(path: path)
+        return (header.width, header.height)
     }
 
     /// A theme's images together, as the renderer loads them: every problem, by index
-    /// into `paths` (the decoded pixels are let go at once).
+    /// into `paths`. What it decoded is kept for the renderer that loads them next.
     public static func problems(of paths: [String]) -> [(index: Int, problem: ThemeImageProblem)] {
-        load(paths, stoppingAtFirst: false).problems
+        let (images, problems) = load(paths, stoppingAtFirst: false)
+        shelf.withLock { shelf in
+            shelf = [:]
+            for image in images { shelf[image.image.path] = image }
+        }
+        return problems
+    }
+
+    /// The images the last `problems(of:)` decoded, for the renderer that draws the same
+    /// configuration right after (gridlockd's start and every reload check it, then draw
+    /// it): each is taken once, and only while its file holds the very chunks decoded (the
+    /// same length and CRCs), so a reload decodes each image once, not twice. Whatever the
+    /// renderer does not take is let go then.
+    private static let shelf = Mutex<[String: (layout: PNGLayout, image: ThemeImage)]>([:])
+
+    /// The decoded images of `paths`, for the renderer; the first problem stops it.
+    static func decoded(_ paths: [String]) throws(ThemeImageSetProblem) -> [ThemeImage] {
+        let shelved = shelf.withLock { shelf in
+            defer { shelf = [:] }
+            return shelf
+        }
+        let (images, problems) = load(paths, stoppingAtFirst: true, shelved: shelved)
+        if let (index, problem) = problems.first { throw ThemeImageSetProblem(index: index, problem: problem) }
+        return images.map(\.image)
     }
 
     /// Each file read and checked, then their total held against the budget, and only
     /// then each decoded: nothing is decoded while the headers alone are too much.
     static func load(
-        _ paths: [String], stoppingAtFirst: Bool
-    ) -> (images: [ThemeImage], problems: [(index: Int, problem: ThemeImageProblem)]) {
+        _ paths: [String], stoppingAtFirst: Bool, shelved: [String: (layout: PNGLayout, image: ThemeImage)] = [:]
+    ) -> (images: [(layout: PNGLayout, image: ThemeImage)], problems: [(index: Int, problem: ThemeImageProblem)]) {
         var files: [ThemeImageFile] = []
         var problems: [(index: Int, problem: ThemeImageProblem)] = []
         for (index, path) in paths.enumerated() {
@@ -108,13 +150,23 @@ public enum ThemeImageCheck {
             let layout = files[index].layout
             return ([], [(index, .overBudget(width: layout.width, height: layout.height, total: total))])
         }
-        var images: [ThemeImage] = []
+        var images: [(layout: PNGLayout, image: ThemeImage)] = []
         for (index, file) in files.enumerated() {
-            do throws(ThemeImageProblem) { images.append(try ThemeImage(file)) } catch {
+            if let kept = shelved[file.path], kept.layout == file.layout {
+                images.append(kept)
+                continue
+            }
+            do throws(ThemeImageProblem) { images.append((file.layout, try ThemeImage(file))) } catch {
                 problems.append((index, error))
                 if stoppingAtFirst { return ([], problems) }
             }
         }
         return (problems.isEmpty ? images : [], problems)
     }
+}
+
+/// Which of a theme's images could not be loaded, and why.
+struct ThemeImageSetProblem: Error {
+    let index: Int
+    let problem: ThemeImageProblem
 }

@@ -30,9 +30,11 @@ final class ThemeImages {
         for look in [NodeLook.idle, .selected, .error, .success] {
             if let path = theme.image(for: look) { roles.append((look, path)) }
         }
-        let (images, problems) = ThemeImageCheck.load(roles.map(\.path), stoppingAtFirst: true)
-        if let (index, problem) = problems.first {
-            throw .imageUnusable(path: roles[index].path, reason: "\(problem)")
+        let images: [ThemeImage]
+        do throws(ThemeImageSetProblem) {
+            images = try ThemeImageCheck.decoded(roles.map(\.path))
+        } catch {
+            throw .imageUnusable(path: roles[error.index].path, reason: "\(error.problem)")
         }
         var background: ThemeImage?
         var nodes: [NodeLook: ThemeImage] = [:]
