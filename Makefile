@@ -18,7 +18,7 @@ BIN := .build/release
 # What building needs (HarfBuzz, fribidi and fontconfig set the messages); what the tests add (evemu tools, systemd-analyze, and QEMU with
 # busybox and kmod for the real-kernel suite; gcc and libc6-dev for its static uhid helper,
 # python3-venv for hid-tools from PyPI in tests/vm/cache/).
-BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libinih-dev libsodium-dev libstdc++-12-dev fonts-dejavu-core pkg-config
+BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libinih-dev libsodium-dev zlib1g-dev libstdc++-12-dev fonts-dejavu-core pkg-config
 TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils gcc libc6-dev python3-venv make libelf1
 # Fonts the script tests fall back to: Chinese (WenQuanYi Micro Hei, 5 MB), Thai (Loma, 0.4 MB)
 # and Hindi (Lohit Devanagari, 0.2 MB); Arabic comes from DejaVu Sans.

@@ -23,6 +23,8 @@ let package = Package(
         // Text in any script: HarfBuzz shapes, fribidi orders, fontconfig finds fallback fonts.
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev", "libfribidi-dev", "libfontconfig-dev"])]),
         .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
+        // Theme PNGs' image data is inflated once before decoding, to name what is wrong with a broken one.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // Linux headers Swift's Glibc module leaves out (epoll, signalfd, timerfd, eventfd,
         // pipe2, pidfd_open, netlink), for LinuxSys alone.
@@ -32,7 +34,7 @@ let package = Package(
         .target(name: "GridlockCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "LinuxSys", dependencies: ["CLinux", "GridlockCore"]),
         .target(name: "GridlockInput", dependencies: ["GridlockCore", "LinuxSys", "CEvdev"]),
-        .target(name: "GridlockDisplay", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CHarfBuzz", "CDRM"]),
+        .target(name: "GridlockDisplay", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CHarfBuzz", "CDRM", "CZlib"]),
         .target(
             name: "GridlockDaemon",
             dependencies: ["GridlockCore", "GridlockInput", "GridlockDisplay", "LinuxSys", "CInih", "CSodium"]

@@ -66,7 +66,7 @@ public final class EvemuFileStream: RecordedEvents {
         do {
             reader = try LineReader(path: path)
         } catch {
-            throw .unreadable(file: path, reason: "\(error.errno.text)")
+            throw .unreadable(file: path, reason: error.reason)
         }
         parser = EvemuParser(file: path)
         while true {

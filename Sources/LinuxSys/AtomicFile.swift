@@ -36,19 +36,27 @@ public enum AtomicFile {
     }
 
     /// Reads `file` to its end, or until it has given more than `limit` bytes (`exceeded`).
+    /// `sizeHint` (what fstat said) sizes the buffer once, so a large file is read in a few
+    /// large reads straight into it; one byte more is asked for to see the end.
     private static func readToEnd(
-        _ file: FileDescriptor, path: String, limit: Int
+        _ file: FileDescriptor, path: String, limit: Int, sizeHint: Int = 0
     ) throws(SystemCallError) -> (bytes: [UInt8], exceeded: Bool) {
-        var contents: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
+        let most = limit == .max ? Int.max : limit + 1
+        var buffer = [UInt8](repeating: 0, count: min(max(sizeHint + 1, 4096), most))
+        var filled = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { raw in
-                retryingOnInterrupt { Glibc.read(file.rawValue, raw.baseAddress, raw.count) }
+            if filled == buffer.count {
+                buffer += [UInt8](repeating: 0, count: min(buffer.count, most - buffer.count))
+            }
+            let count = buffer.withUnsafeMutableBytes { raw in
+                retryingOnInterrupt { Glibc.read(file.rawValue, raw.baseAddress! + filled, raw.count - filled) }
             }
             if count < 0 { throw SystemCallError(operation: "read", path: path, errno: .current) }
-            if count == 0 { return (contents, false) }
-            contents.append(contentsOf: chunk[0..<count])
-            if contents.count > limit { return (contents, true) }
+            filled += count
+            if count == 0 || filled > limit {
+                buffer.removeSubrange(filled...)
+                return (buffer, filled > limit)
+            }
         }
     }
 
@@ -58,67 +66,44 @@ public enum AtomicFile {
         _ = try systemCall("rename to \(destination)", path: source) { rename(source, destination) }
     }
 
-    /// A file a program trusts only so far (a config, a state file): opened without
-    /// blocking, so a FIFO or a device put in its place cannot hang the caller, refused
-    /// unless it is a regular file, and read up to `limit` bytes.
+    /// A file a program trusts only so far (a config, a state file, a theme image), whole:
+    /// opened as `RegularFile.open` does (without blocking, regular files only, at most
+    /// `limit` bytes), and never more than `limit` bytes read even if it grows meanwhile.
     public static func regularFileContents(of path: String, limit: Int) throws(BoundedReadError) -> [UInt8] {
-        let file: FileDescriptor
-        do {
-            file = try FileDescriptor.open(path, [.readOnly, .nonBlocking])
-        } catch {
-            throw .system(error)
-        }
+        let (file, status) = try RegularFile.open(path, limit: limit)
         defer { file.close() }
-        let status: FileStatus
-        do {
-            status = try FileStatus(descriptor: file, path: path)
-        } catch {
-            throw .system(error)
-        }
-        guard status.isRegularFile else { throw .notARegularFile(path: path, kind: status.kind) }
-        guard status.size <= limit else { throw .tooLarge(path: path, limit: limit) }
         let read: (bytes: [UInt8], exceeded: Bool)
         do {
-            read = try readToEnd(file, path: path, limit: limit)
+            read = try readToEnd(file, path: path, limit: limit, sizeHint: status.size)
         } catch {
             throw .system(error)
         }
-        // It grew after the check: still never more than the limit.
         guard !read.exceeded else { throw .tooLarge(path: path, limit: limit) }
         return read.bytes
+    }
+
+    /// The first `count` bytes (fewer if the file is shorter) of a file opened as
+    /// `regularFileContents` opens it, whose whole must be at most `limit` bytes: for a
+    /// check that needs only a header.
+    public static func regularFileStart(of path: String, count: Int, limit: Int) throws(BoundedReadError) -> [UInt8] {
+        let (file, _) = try RegularFile.open(path, limit: limit)
+        defer { file.close() }
+        var start = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = start.withUnsafeMutableBytes { raw in
+                retryingOnInterrupt { Glibc.read(file.rawValue, raw.baseAddress! + filled, raw.count - filled) }
+            }
+            if read < 0 { throw .system(SystemCallError(operation: "read", path: path, errno: .current)) }
+            if read == 0 { break }
+            filled += read
+        }
+        return Array(start[..<filled])
     }
 
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let parent = path[..<slash]
         return parent.isEmpty ? "/" : String(parent)
-    }
-}
-
-/// Why `AtomicFile.regularFileContents` refused a file.
-public enum BoundedReadError: Error, Hashable, Sendable, CustomStringConvertible {
-    case system(SystemCallError)
-    case notARegularFile(path: String, kind: String)
-    case tooLarge(path: String, limit: Int)
-
-    /// The reason alone, for messages that name the file already.
-    public var reason: String {
-        switch self {
-        case .system(let error): error.errno.text
-        case .notARegularFile(_, let kind): "it is \(kind), not a regular file"
-        case .tooLarge(_, let limit): "larger than \(limit) bytes"
-        }
-    }
-
-    public var errno: Errno? {
-        if case .system(let error) = self { return error.errno }
-        return nil
-    }
-
-    public var description: String {
-        switch self {
-        case .system(let error): "\(error)"
-        case .notARegularFile(let path, _), .tooLarge(let path, _): "\(path): \(reason)"
-        }
     }
 }

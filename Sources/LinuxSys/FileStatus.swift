@@ -27,6 +27,9 @@ public struct FileStatus: Hashable, Sendable {
         owner = info.st_uid
         mode = info.st_mode
         size = Int(info.st_size)
+        // glibc's encoding of dev_t (gnu_dev_major), a macro Swift does not import.
+        let device = UInt64(info.st_rdev)
+        deviceMajor = UInt32((device >> 8) & 0xFFF | (device >> 32) & ~0xFFF)
         identity = Identity(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
             modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
@@ -54,6 +57,8 @@ public struct FileStatus: Hashable, Sendable {
 
     /// Bytes, for a regular file.
     public var size: Int = 0
+    /// The driver's number, for a device node (13 for input devices, 226 for DRM cards).
+    public var deviceMajor: UInt32 = 0
 
     public var permissions: FileMode { mode & 0o7777 }
     public var isRegularFile: Bool { mode & S_IFMT == S_IFREG }
@@ -72,6 +77,7 @@ public struct FileStatus: Hashable, Sendable {
         }
     }
     public var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
+    public var isCharacterDevice: Bool { mode & S_IFMT == S_IFCHR }
     public var isSymbolicLink: Bool { mode & S_IFMT == S_IFLNK }
     /// Sticky: only a file's owner may remove or rename it, the mark of a folder shared by
     /// everyone (`/tmp`).

@@ -1,5 +1,6 @@
 /// A file read one line at a time through a fixed buffer, so a file of any length is
-/// read in constant memory (a recording of millions of frames replayed, say).
+/// read in constant memory (a recording of millions of frames replayed, say). Opened as
+/// `RegularFile.open` does: a FIFO or a device named instead is refused, never waited on.
 public final class LineReader {
     public let path: String
     private let file: FileDescriptor
@@ -9,10 +10,10 @@ public final class LineReader {
     /// A line longer than this is cut here: no input grows memory without bound.
     public let maximumLineBytes: Int
 
-    public init(path: String, maximumLineBytes: Int = 1 << 16) throws(SystemCallError) {
+    public init(path: String, maximumLineBytes: Int = 1 << 16) throws(BoundedReadError) {
         self.path = path
         self.maximumLineBytes = maximumLineBytes
-        file = try FileDescriptor.open(path, .readOnly)
+        file = try RegularFile.open(path, limit: nil).file
     }
 
     deinit { file.close() }

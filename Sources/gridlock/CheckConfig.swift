@@ -11,9 +11,11 @@ let checkConfigCommand = Command(
         very checks that decide whether gridlockd starts: every key and value (a pattern's
         hash as a whole argon2id string), the owners and modes of the files and folders
         read (the drop-in folder even while empty) and of the state directory and file,
-        and the files the configuration names (font, images, a replay recording). Prints
-        every problem as FILE:LINE: message (FILE: message for a whole file). Run it as
-        the user gridlockd runs as (root), so ownership is judged the same way.
+        and every file and device the configuration names (font, images and their pixel
+        budget, a replay recording, the state file, the output folder, the touch, display
+        and beeper devices), opened without blocking. Prints every problem as FILE:LINE:
+        message (FILE: message for a whole file). Run it as the user gridlockd runs as
+        (root), so ownership is judged the same way.
         Exit status: 0 when gridlockd would start with it, 78 (EX_CONFIG) when it would not.
         """
 ) { arguments in

@@ -1,6 +1,7 @@
 import Foundation
+import Glibc
 import GridlockCore
-import GridlockDisplay
+@testable import GridlockDisplay
 import Testing
 
 /// PNG files for themes, made in a scratch folder from solid blocks of colour.
@@ -183,13 +184,83 @@ struct ThemeImageFiles {
                 "\(String(describing: missing))")
     }
 
-    func problem(_ path: String) -> ThemeImageProblem? {
-        do throws(ThemeImageProblem) {
-            _ = try ThemeImageCheck.check(path)
-            return nil
-        } catch {
-            return error
+    @Test("a 32 KB PNG declaring 16384x16384 is refused from its header, before its image data is looked at")
+    func aDecompressionBombIsRefusedFromItsHeader() throws {
+        let files = try ThemeImageFiles()
+        defer { files.remove() }
+        let bomb = try files.file("bomb.png", PNGBytes.bomb)
+        // Its image data is a 4-byte stub: had it been inflated, the reason would be that it is short.
+        #expect(problem(bomb) == .overBudget(width: 16384, height: 16384, total: 16384 * 16384))
+        #expect("\(ThemeImageProblem.overBudget(width: 16384, height: 16384, total: 16384 * 16384))"
+                == "the image is 16384x16384 pixels, more than the 4194304 (2048x2048) all theme images together may have")
+        var theme = Theme()
+        theme.backgroundImage = bomb
+        #expect(throws: RenderError.imageUnusable(path: bomb, reason: "\(ThemeImageProblem.overBudget(width: 16384, height: 16384, total: 16384 * 16384))")) {
+            try SceneRenderer(size: Size(width: 320, height: 240), theme: theme)
         }
+    }
+
+    @Test("the pixel budget is for all theme images together: the image that goes over it is named, with the total")
+    func theBudgetIsSummedOverAllImages() throws {
+        let files = try ThemeImageFiles()
+        defer { files.remove() }
+        // 1024x1024 at 1 bit of grey: a quarter of the budget each.
+        let quarter = PNGBytes.png(width: 1024, height: 1024, depth: 1, colour: 0, imageData: PNGBytes.zlib(
+            (0..<1024).flatMap { _ in [0] + Array(repeating: 0xAA, count: 128) }))
+        let paths = try (1...5).map { try files.file("quarter-\($0).png", quarter) }
+        #expect(ThemeImageCheck.problems(of: Array(paths.prefix(4))).isEmpty)
+        let over = ThemeImageCheck.problems(of: paths)
+        #expect(over.map(\.index) == [4])
+        #expect(over.first?.problem == .overBudget(width: 1024, height: 1024, total: 5 << 20))
+        var theme = Theme()
+        (theme.nodeImage, theme.selectedImage, theme.errorImage, theme.successImage) = (paths[0], paths[1], paths[2], paths[3])
+        #expect(throws: Never.self) { try SceneRenderer(size: Size(width: 320, height: 240), theme: theme) }
+        theme.backgroundImage = paths[4]
+        #expect(throws: RenderError.self) { try SceneRenderer(size: Size(width: 320, height: 240), theme: theme) }
+    }
+
+    @Test("a reload naming a FIFO as the font or an image is refused at once, and the old theme stays")
+    func aFIFOInAReloadIsRefusedWithoutBlocking() throws {
+        let files = try ThemeImageFiles()
+        defer { files.remove() }
+        let fifo = "\(files.folder)/named.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let reasons = withoutHanging("a reload naming a FIFO", releasing: [fifo]) { () -> [String] in
+            guard let renderer = try? SceneRenderer(size: Size(width: 320, height: 240), theme: Theme()) else { return ["no renderer"] }
+            var font = Theme(), image = Theme()
+            font.font = .file(fifo)
+            image.nodeImage = fifo
+            var reasons: [String] = []
+            for theme in [font, image] {
+                do throws(RenderError) { try renderer.setTheme(theme) } catch { reasons.append("\(error)") }
+            }
+            return reasons + [renderer.theme == Theme() ? "old theme kept" : "theme changed"]
+        }
+        #expect(reasons == [
+            "cannot load font \(fifo): it is a FIFO, not a regular file", "cannot use image \(fifo): it is a FIFO, not a regular file",
+            "old theme kept",
+        ])
+    }
+
+    @Test("the renderer takes an image the config check decoded only while the file holds the same chunks")
+    func aCheckedImageIsDecodedOnceUnlessItsFileChanged() throws {
+        let files = try ThemeImageFiles()
+        defer { files.remove() }
+        let path = try files.png("backdrop.png", width: 40, height: 20, ThemeImageFiles.red)
+        let checked = ThemeImageCheck.load([path], stoppingAtFirst: false)
+        let kept = try #require(checked.images.first)
+        let shelf = [path: kept]
+        #expect(ThemeImageCheck.load([path], stoppingAtFirst: true, shelved: shelf).images.first?.image === kept.image)
+        // Rewritten in place, same size: its chunks' CRCs differ, so it is decoded anew.
+        try files.png("backdrop.png", width: 40, height: 20, ThemeImageFiles.green)
+        let reloaded = ThemeImageCheck.load([path], stoppingAtFirst: true, shelved: shelf).images
+        #expect(reloaded.first.map { $0.image !== kept.image } == true)
+        #expect(reloaded.first?.layout != kept.layout)
+    }
+
+    /// What loading it as the one image of a theme says: the whole file checked and decoded.
+    func problem(_ path: String) -> ThemeImageProblem? {
+        ThemeImageCheck.problems(of: [path]).first?.problem
     }
 
     @Test func aRendererRefusesAnUnusableImageAndAReloadKeepsTheOldTheme() throws {

@@ -12,6 +12,7 @@ struct ConfigAssembler {
     private let currentDirectory: String
     /// Where the value in effect for `section.key` was written, for checks that span keys.
     private var origins: [String: SourceLocation] = [:]
+    var keyLocations: [String: SourceLocation] { origins }
     private var patternOrigins: [String: SourceLocation] = [:]
     private var patternGridLines: [String: SourceLocation] = [:]
     /// `[on EVENT]` sections of each event, every file's keys applied in order.

@@ -9,6 +9,10 @@ struct ConfigKey<Target>: Sendable {
     let doc: String
     /// Parses the text and writes the value into its field; a refused value writes nothing.
     let store: @Sendable (inout Target, String, ValueSource) throws(ValueProblem) -> Void
+    /// What kind of file or device the value names, if it names one (`ConfigVerdict` checks it).
+    let namedFile: NamedFileKind?
+    /// The paths the value in effect names (none for `auto`, a family, or a key without a file).
+    let namedPaths: @Sendable (Target) -> [String]
 
     init<Value>(
         _ name: String, _ type: ValueType<Value>, _ field: WritableKeyPath<Target, Value> & Sendable,
@@ -19,6 +23,9 @@ struct ConfigKey<Target>: Sendable {
         self.defaultValue = defaultValue
         self.doc = doc
         self.store = { target, text, source throws(ValueProblem) in target[keyPath: field] = try type.parse(text, source) }
+        namedFile = type.namedFile?.kind
+        let paths = type.namedFile?.paths
+        namedPaths = { target in paths?(target[keyPath: field]) ?? [] }
     }
 
     /// For a field that is nil until the key is set.
@@ -26,7 +33,7 @@ struct ConfigKey<Target>: Sendable {
         _ name: String, _ type: ValueType<Value>, _ field: WritableKeyPath<Target, Value?> & Sendable,
         default defaultValue: KeyDefault, _ doc: String
     ) {
-        self.init(name, type.map { Optional($0) }, field, default: defaultValue, doc)
+        self.init(name, type.optional, field, default: defaultValue, doc)
     }
 }
 

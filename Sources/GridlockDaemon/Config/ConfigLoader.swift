@@ -24,6 +24,9 @@ public struct ConfigCheck: Hashable, Sendable {
     public var warnings: [ConfigDiagnostic]
     /// Each file's content as it was read (for the verdict's snapshot).
     var contents: [String: FileContentDigest] = [:]
+    /// Where the value in effect of each `section.key` was written (for the verdict's
+    /// checks of the files the values name); a key left at its default has none.
+    var keyLocations: [String: SourceLocation] = [:]
 
     public init(files: [String], diagnostics: [ConfigDiagnostic], warnings: [ConfigDiagnostic] = []) {
         self.files = files
@@ -82,6 +85,7 @@ public enum ConfigLoader {
         }.map(\.element)
         var check = ConfigCheck(files: files, diagnostics: diagnostics, warnings: assembler.warnings)
         check.contents = contents
+        check.keyLocations = assembler.keyLocations
         return (config, check)
     }
 }

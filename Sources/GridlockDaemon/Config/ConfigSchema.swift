@@ -44,7 +44,8 @@ enum ConfigSchema {
     static let display = ConfigSection<ConfigDraft>("display", [
         ConfigKey("backend", .oneOf(DisplayBackend.self), \.config.display.backend, default: .value("drm"),
                   "drm shows on a DRM/KMS display; png writes one PNG per frame into output-dir."),
-        ConfigKey("device", ValueType(allowed: "auto, an absolute path (/dev/dri/card1)", parse: ConfigValues.displayDevice),
+        ConfigKey("device", ValueType(allowed: "auto, an absolute path (/dev/dri/card1)", parse: ConfigValues.displayDevice)
+                    .naming(.displayCard) { if case .path(let path) = $0 { [path] } else { [] } },
                   \.config.display.device, default: .value("auto"), "The DRM card."),
         ConfigKey("connector", ValueType(allowed: "auto, a connector name (HDMI-A-1, DSI-1)", parse: ConfigValues.connector),
                   \.config.display.connector, default: .value("auto"), "The output on that card."),
@@ -63,7 +64,8 @@ enum ConfigSchema {
     static let touch = ConfigSection<ConfigDraft>("touch", [
         ConfigKey("backend", .oneOf(TouchBackend.self), \.config.touch.backend, default: .value("evdev"),
                   "evdev reads a kernel input device; replay plays an evemu recording."),
-        ConfigKey("device", ValueType(allowed: "auto, a path, name:SUBSTRING", parseWithSource: ConfigValues.touchDevice),
+        ConfigKey("device", ValueType(allowed: "auto, a path, name:SUBSTRING", parseWithSource: ConfigValues.touchDevice)
+                    .naming(.touchDevice) { if case .path(let path) = $0 { [path] } else { [] } },
                   \.config.touch.device, default: .value("auto"), "The touch device, or the recording."),
         ConfigKey("calibration", ValueType(allowed: "six numbers a b c d e f", parse: ConfigValues.calibration),
                   \.config.touch.calibration, default: .unset("none"), "A LIBINPUT_CALIBRATION_MATRIX for the touch coordinates."),
@@ -127,8 +129,10 @@ enum ConfigSchema {
                   default: .value("Touch the centre of the cross ({step} of {count})"), "Shown by gridlock calibrate; {step} of {count}."),
     ]
 
-    /// Images and sizes of the theme: PNG files are checked here (read, decoded, at most
-    /// 16384 pixels a side), so check-config and gridlockd refuse the same ones.
+    /// Images and sizes of the theme: each PNG file is checked where it is written (read,
+    /// its chunks sound, at most 16384 pixels a side), and the images in effect together
+    /// by the verdict (their pixels within one budget, each decoded), so check-config and
+    /// gridlockd refuse the same ones.
     private static let themeImages: [ConfigKey<ConfigDraft>] = [
         ConfigKey("node-image", .pngImage, \.config.theme.nodeImage, default: .unset("none"),
                   "Drawn instead of the ring of a node not touched yet."),
@@ -159,7 +163,8 @@ enum ConfigSchema {
 
     /// The buzzer and its sounds (`[feedback]` too: what the lock says, in sound rather than colour).
     static let beeperKeys: [ConfigKey<ConfigDraft>] = [
-        ConfigKey("beeper", ValueType(allowed: "auto, off, a path", parseWithSource: ConfigValues.beeper),
+        ConfigKey("beeper", ValueType(allowed: "auto, off, a path", parseWithSource: ConfigValues.beeper)
+                    .naming(.beeper) { if case .path(let path) = $0 { [path] } else { [] } },
                   \.config.feedback.beeper, default: .value("auto"),
                   "The buzzer: auto takes the first input device with EV_SND (SND_TONE, else SND_BELL)."),
         ConfigKey("tick", .sound, \.config.feedback.sounds.tick, default: .value(describe(FeedbackSounds.standard.tick)),
@@ -180,7 +185,7 @@ enum ConfigSchema {
         ConfigKey("schedule", ValueType(allowed: "android, none, d1,d2,...", parse: ConfigValues.schedule),
                   \.config.lockout.schedule, default: .value("android"),
                   "The delays after consecutive failures."),
-        ConfigKey("state-file", .path, \.config.lockout.stateFile, default: .value("/var/lib/gridlock/attempts"),
+        ConfigKey("state-file", .path.naming(.stateFile) { [$0] }, \.config.lockout.stateFile, default: .value("/var/lib/gridlock/attempts"),
                   "Where consecutive failures and the uses of patterns survive a restart."),
     ])
 

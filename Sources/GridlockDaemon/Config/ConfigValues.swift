@@ -87,17 +87,21 @@ enum ConfigValues {
 
     static func displayDevice(_ text: String) throws(ValueProblem) -> DisplayDevice {
         if text == "auto" { return .auto }
+        try refuseMiscased(text, keywords: ["auto"])
         guard text.hasPrefix("/") else { throw ValueProblem("expected auto or an absolute path such as /dev/dri/card0, got '\(text)'") }
         return .path(text)
     }
 
     static func connector(_ text: String) throws(ValueProblem) -> ConnectorSelector {
         guard !text.isEmpty else { throw ValueProblem("expected auto or a connector name such as HDMI-A-1") }
-        return text == "auto" ? .auto : .named(text)
+        if text == "auto" { return .auto }
+        try refuseMiscased(text, keywords: ["auto"])
+        return .named(text)
     }
 
     static func touchDevice(_ text: String, _ source: ValueSource) throws(ValueProblem) -> TouchDevice {
         if text == "auto" { return .auto }
+        try refuseMiscased(text, keywords: ["auto"], prefixes: ["name:"], relativePath: true)
         if text.hasPrefix("name:") {
             let name = String(text.dropFirst("name:".count))
             guard !name.isEmpty else { throw ValueProblem("name: needs part of the device's name, e.g. name:Goodix") }
@@ -201,8 +205,9 @@ enum ConfigValues {
         return text
     }
 
-    /// Decoded now, as the renderer will, so a missing, broken or absurd image is a config
-    /// error at its line and never a blank screen.
+    /// Read and its chunks checked now, so a missing, broken or absurd image is a config
+    /// error at its line and never a blank screen; the images in effect are decoded, all
+    /// together within their pixel budget, by `ConfigVerdict.namedFiles`.
     static func pngImage(_ text: String, _ source: ValueSource) throws(ValueProblem) -> String {
         let image = try path(text, source)
         do throws(ThemeImageProblem) {
@@ -218,7 +223,9 @@ enum ConfigValues {
         case "auto": return .auto
         case "off": return .off
         case "": throw ValueProblem("expected auto, off or the path of an input device with EV_SND, got nothing")
-        default: return .path(try path(text, source))
+        default:
+            try refuseMiscased(text, keywords: ["auto", "off"], relativePath: true)
+            return .path(try path(text, source))
         }
     }
 
@@ -273,6 +280,21 @@ enum ConfigValues {
                 (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c)
                     || c == UInt8(ascii: "_") || c == UInt8(ascii: ".") || c == UInt8(ascii: "-")
             }
+    }
+
+    /// Keywords are lower case, as everywhere in the config (`drm`, `fill`, `off`): a
+    /// keyword in other letters (`AUTO`, `Off`, `Name:`) would otherwise be taken for a
+    /// path or a name, and is refused instead. Booleans alone take any case.
+    /// `relativePath`: the value may also be a relative path, which the message says how to write.
+    static func refuseMiscased(
+        _ text: String, keywords: [String], prefixes: [String] = [], relativePath: Bool = false
+    ) throws(ValueProblem) {
+        let lower = text.lowercased()
+        let meant = keywords.first { $0 == lower && $0 != text }
+            ?? prefixes.first { lower.hasPrefix($0) && !text.hasPrefix($0) }.map { $0 + text.dropFirst($0.count) }
+        guard let meant else { return }
+        let file = relativePath ? " (for a file of that name write ./\(text))" : ""
+        throw ValueProblem("keywords are lower case: write '\(meant)', not '\(text)'\(file)")
     }
 
     static func alternatives(_ words: [String]) -> String {

@@ -1,12 +1,13 @@
 import GridlockCore
+import GridlockDisplay
 import LinuxSys
 
 /// The one verdict on a configuration: what decides whether gridlockd starts (exit 78 on
 /// any problem), whether a reload takes effect, and what `gridlock check-config` prints.
 /// The text of every file (`ConfigLoader`), the owners and modes of the files and folders
-/// it came from and the state directory (`ConfigSafety`), and the files it names that
-/// start-up would read (a replay recording) are checked together, so no check passes a
-/// configuration the daemon then refuses.
+/// it came from and the state directory (`ConfigSafety`), and the files and devices its
+/// values name (`namedFiles`) are checked together, so no check passes a configuration
+/// the daemon then refuses.
 public enum ConfigVerdict {
     /// How often a configuration that changes while it is read is read again.
     static let readAttempts = 5
@@ -51,9 +52,11 @@ public enum ConfigVerdict {
                 FileTimestampClock.wait(past: recent + settlingWindow)
                 continue
             }
+            // The named files are looked at once the text holds: a value refused there names nothing.
+            let textHolds = check.isValid
             check.diagnostics += ConfigSafety.problems(
                 files: check.files, dropInDirectory: ConfigPaths.dropInDirectory(of: path), config: config, runningAs: user)
-            if check.isValid { check.diagnostics += namedFiles(config) }
+            if textHolds { check.diagnostics += namedFiles(config, at: check.keyLocations, mainFile: path) }
             return (check, config)
         }
         let unstable = ConfigDiagnostic(
@@ -106,15 +109,38 @@ public enum ConfigVerdict {
         return LoadedConfig(config: config, files: check.files, warnings: check.warnings)
     }
 
-    /// What start-up reads besides the config: a recording for the replay backend.
-    private static func namedFiles(_ config: GridlockConfig) -> [ConfigDiagnostic] {
-        guard config.touch.backend == .replay, case .path(let recording) = config.touch.device else { return [] }
-        do {
-            _ = try DaemonParts.loadRecording(recording)
-            return []
-        } catch {
-            return [ConfigDiagnostic(file: recording, line: 0, message: "[touch] device=: \(error)")]
+    /// Every file and device the values in effect name, checked by its kind
+    /// (`NamedFileCheck`) and reported at the line of its key: the schema says which keys
+    /// name one, so a new path key is checked without a line here. Theme images are
+    /// checked together: their pixels share one budget, and each is decoded as the
+    /// renderer will decode it.
+    static func namedFiles(
+        _ config: GridlockConfig, at locations: [String: SourceLocation], mainFile: String
+    ) -> [ConfigDiagnostic] {
+        let draft = ConfigDraft(config: config)
+        var problems: [ConfigDiagnostic] = []
+        var images: [(label: String, path: String, at: SourceLocation)] = []
+        for section in ConfigSchema.sections {
+            for key in section.keys {
+                guard let kind = key.namedFile else { continue }
+                let written = locations["\(section.name).\(key.name)"]
+                // A default names a file too (the state file's): said as such, at the main file.
+                let label = "[\(section.name)] \(key.name)" + (written == nil ? " (its default)" : "")
+                let at = written ?? SourceLocation(file: mainFile, line: 0)
+                for path in key.namedPaths(draft) {
+                    if kind == .themeImage {
+                        images.append((label, path, at))
+                    } else if let problem = NamedFileCheck.problem(kind, path, in: config) {
+                        problems.append(ConfigDiagnostic(location: at, message: "\(label): \(problem)"))
+                    }
+                }
+            }
         }
+        for (index, problem) in ThemeImageCheck.problems(of: images.map(\.path)) {
+            let image = images[index]
+            problems.append(ConfigDiagnostic(location: image.at, message: "\(image.label): cannot use '\(image.path)': \(problem)"))
+        }
+        return problems
     }
 }
 

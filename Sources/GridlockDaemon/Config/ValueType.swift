@@ -12,6 +12,8 @@ struct ValueType<Value>: Sendable {
     /// As the docs' "allowed" column shows it, backticks left out (`0 to 60000 ms`, `drm, png`).
     let allowed: String
     let parse: @Sendable (String, ValueSource) throws(ValueProblem) -> Value
+    /// For a value that names a file or a device: which kind, and the paths a parsed value names.
+    private(set) var namedFile: NamedFile<Value>? = nil
 
     init(allowed: String, parseWithSource: @escaping @Sendable (String, ValueSource) throws(ValueProblem) -> Value) {
         self.allowed = allowed
@@ -28,13 +30,35 @@ struct ValueType<Value>: Sendable {
     }
 
     /// The same values, said in other words where the range alone would mislead.
-    func described(as words: String) -> Self { Self(allowed: words, parseWithSource: parse) }
+    func described(as words: String) -> Self {
+        var type = Self(allowed: words, parseWithSource: parse)
+        type.namedFile = namedFile
+        return type
+    }
 
     /// Adds `note` to every refusal, for a key whose name invites a mistake.
     func withRefusalNote(_ note: String) -> Self {
-        Self(allowed: allowed, parseWithSource: { text, source throws(ValueProblem) in
+        var type = Self(allowed: allowed, parseWithSource: { text, source throws(ValueProblem) in
             do throws(ValueProblem) { return try parse(text, source) } catch { throw ValueProblem(error.message + note) }
         })
+        type.namedFile = namedFile
+        return type
+    }
+
+    /// The same values, marked as naming a file or device of `kind` (`paths`: which ones a value names).
+    func naming(_ kind: NamedFileKind, paths: @escaping @Sendable (Value) -> [String]) -> Self {
+        var type = self
+        type.namedFile = NamedFile(kind: kind, paths: paths)
+        return type
+    }
+
+    /// For an optional field: the same type whose nil names nothing.
+    var optional: ValueType<Value?> {
+        var type = map { Optional($0) }
+        if let named = namedFile {
+            type.namedFile = NamedFile(kind: named.kind, paths: { value in value.map(named.paths) ?? [] })
+        }
+        return type
     }
 }
 
@@ -100,10 +124,12 @@ extension ValueType where Value == String {
     }
 
     /// A PNG file the renderer can decode and draw.
-    static var pngImage: Self { Self(allowed: "a PNG file", parseWithSource: ConfigValues.pngImage) }
+    static var pngImage: Self {
+        Self(allowed: "a PNG file", parseWithSource: ConfigValues.pngImage).naming(.themeImage) { [$0] }
+    }
 
     static var path: Self { Self(allowed: "a path", parseWithSource: ConfigValues.path) }
-    static var folder: Self { path.described(as: "a folder") }
+    static var folder: Self { path.described(as: "a folder").naming(.folder) { [$0] } }
     static var argon2Hash: Self { Self(allowed: "$argon2id$...", parse: ConfigValues.argon2Hash) }
 }
 
@@ -115,7 +141,11 @@ extension ValueType where Value == [ToneStep] {
 }
 
 extension ValueType where Value == FontChoice {
-    static var font: Self { Self(allowed: "a font family or a font file", parseWithSource: ConfigValues.font) }
+    static var font: Self {
+        Self(allowed: "a font family or a font file", parseWithSource: ConfigValues.font).naming(.font) { choice in
+            if case .file(let path) = choice { [path] } else { [] }
+        }
+    }
 }
 
 extension ValueType where Value == [String] {

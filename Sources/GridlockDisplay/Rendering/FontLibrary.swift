@@ -32,29 +32,29 @@ final class FontLibrary {
     /// `fallback: false` uses the configured font alone (tests show with it what the
     /// fallback adds).
     init(_ choice: FontChoice, fallback: Bool = true) throws(RenderError) {
-        let file: String, index: Int32
         switch choice {
         case .family(let name):
-            pattern = FcPatternCreate()
+            let pattern: OpaquePointer = FcPatternCreate()
             _ = FcPatternAddString(pattern, "family", name)
-            guard !name.isEmpty, let match = Self.match(pattern) else {
+            guard !name.isEmpty, let (file, index) = Self.match(pattern) else {
                 FcPatternDestroy(pattern)
                 throw .fontFamilyMissing(name: name, reason: Self.problem(with: choice) ?? "fontconfig matched no file")
             }
-            (file, index) = match
+            do {
+                fonts = [try ShapingFont(file: file, index: index)]
+            } catch {
+                FcPatternDestroy(pattern)
+                throw error
+            }
+            self.pattern = pattern
         case .file(let path):
-            if let problem = Self.problem(with: choice) { throw .fontUnloadable(path: path, reason: problem) }
-            guard let query = Self.query(path) else {
+            let font = try ShapingFont(file: path, index: 0)
+            // Described from the face already open: fontconfig does not open the path again.
+            guard let query = FcFreeTypeQueryFace(font.freeTypeFace, path, 0, nil) else {
                 throw .fontUnloadable(path: path, reason: "fontconfig cannot read it as a font")
             }
+            fonts = [font]
             pattern = query
-            (file, index) = (path, 0)
-        }
-        do {
-            fonts = [try ShapingFont(file: file, index: index)]
-        } catch {
-            FcPatternDestroy(pattern)
-            throw error
         }
         self.choice = choice
         self.fallback = fallback
@@ -82,15 +82,18 @@ final class FontLibrary {
     }
 
     /// Why `choice` cannot be used, or nil: what the config check reports with the line
-    /// of `font=`, and what the renderer refuses.
+    /// of `font=`, and what the renderer refuses. A file is opened as the renderer opens
+    /// it (mapped the bounded way, a FreeType face, fontconfig's description of that face).
     static func problem(with choice: FontChoice) -> String? {
         switch choice {
-        case .file(let path):
-            if let problem = PathLookup.checkReadable(path) { return problem.text }
-            if let reason = freeTypeProblem(path) { return reason }
-            guard let pattern = query(path) else { return "fontconfig cannot read it as a font" }
-            FcPatternDestroy(pattern)
-            return nil
+        case .file:
+            do throws(RenderError) {
+                _ = try FontLibrary(choice, fallback: false)
+                return nil
+            } catch {
+                if case .fontUnloadable(_, let reason) = error { return reason }
+                return "\(error)"
+            }
         case .family(let name):
             guard !name.isEmpty else { return "expected a font family or a font file, got nothing" }
             guard familyIsInstalled(name) else {
@@ -168,12 +171,6 @@ final class FontLibrary {
         _ = FcPatternGetInteger(pattern, "index", 0, &index)
         return (String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self)), index)
     }
-
-    /// The file's family and style as fontconfig describes them; nil if it is no font.
-    private static func query(_ path: String) -> OpaquePointer? {
-        var count: Int32 = 0
-        return FcFreeTypeQuery(path, 0, nil, &count)
-    }
 }
 
 extension FontChoice {
@@ -181,34 +178,17 @@ extension FontChoice {
     public var problem: String? { FontLibrary.problem(with: self) }
 }
 
-/// Why FreeType cannot open `path` as a font, in words; nil if it can.
-private func freeTypeProblem(_ path: String) -> String? {
-    var library: FT_Library?
-    guard FT_Init_FreeType(&library) == 0, let library else { return "FreeType did not start" }
-    defer { FT_Done_FreeType(library) }
-    var face: FT_Face?
-    let error = FT_New_Face(library, path, 0, &face)
-    if error == 0 {
-        FT_Done_Face(face)
-        return nil
-    }
-    return freeTypeReason(error, path: path)
-}
-
 /// FreeType's error in words. Debian builds FreeType without FT_CONFIG_OPTION_ERROR_STRINGS,
-/// so `FT_Error_String` is usually nil and the common cases are spelled out here; for a
-/// file that cannot be opened the system's reason (missing, permission) says more.
-func freeTypeReason(_ error: FT_Error, path: String) -> String {
+/// so `FT_Error_String` is usually nil and the common cases are spelled out here.
+func freeTypeReason(_ error: FT_Error) -> String {
     let code = "FreeType error 0x" + String(error, radix: 16, uppercase: true)
     if let text = FT_Error_String(error) { return "\(String(cString: text)) (\(code))" }
     switch Int(error) {
-    case FT_Err_Cannot_Open_Resource:
-        if let problem = PathLookup.checkReadable(path) { return "cannot open resource: \(problem.text) (\(code))" }
-        return "cannot open resource (\(code))"
     case FT_Err_Unknown_File_Format: return "unknown file format, not a font FreeType can read (\(code))"
     case FT_Err_Invalid_File_Format: return "broken file (\(code))"
     case FT_Err_Invalid_Table: return "broken table (\(code))"
     case FT_Err_Invalid_Offset: return "broken offset within table (\(code))"
+    case FT_Err_Invalid_Argument: return "no face at that index (\(code))"
     case FT_Err_Out_Of_Memory: return "out of memory (\(code))"
     default: return code
     }

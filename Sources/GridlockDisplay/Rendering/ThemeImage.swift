@@ -4,51 +4,41 @@ import LinuxSys
 
 /// A PNG named by the theme (a node image, the background), decoded into a cairo surface
 /// with its transparency. The config check decodes each one the same way, so a file that
-/// passes `gridlock check-config` is one the renderer can draw.
-final class ThemeImage {
-    /// Larger sides are refused: no panel needs them, and each costs 4 bytes a pixel decoded.
+/// passes `gridlock check-config` is one the renderer can draw. Unchecked `Sendable`: the
+/// surface is only read once made (scaled from, drawn from), never written.
+final class ThemeImage: @unchecked Sendable {
+    /// Larger sides are refused: no panel needs them, and DRM's framebuffers stop there.
     static let largestSide = 16384
-    /// A PNG file larger than this is refused before it is decoded.
+    /// A PNG file larger than this is refused before it is read: within the pixel budget
+    /// even an incompressible 16-bit RGBA image is about half of it.
     static let largestFile = 64 << 20
 
     let path: String
     let surface: OpaquePointer
     var size: Size { Size(width: Double(cairo_image_surface_get_width(surface)), height: Double(cairo_image_surface_get_height(surface))) }
 
-    /// Read without blocking (a FIFO named as an image fails instead of hanging the check),
-    /// its header checked before anything is decoded, then decoded from memory.
-    init(path: String) throws(ThemeImageProblem) {
-        let bytes: [UInt8]
-        do {
-            bytes = try AtomicFile.regularFileContents(of: path, limit: Self.largestFile)
+    /// Decodes a file whose chunks `ThemeImageFile` has checked. When cairo refuses it,
+    /// its image data is inflated to say why (short, corrupt, a row filter that does not
+    /// exist) rather than cairo's "out of memory"; a sound file is inflated only once.
+    init(_ file: ThemeImageFile) throws(ThemeImageProblem) {
+        let surface: OpaquePointer
+        do throws(ThemeImageProblem) {
+            surface = try Self.decode(file.bytes)
         } catch {
-            throw .unreadable(error.reason)
+            try file.layout.checkImageData(in: file.bytes)
+            throw error
         }
-        let (width, height) = try Self.headerSize(bytes)
-        guard width > 0, height > 0 else { throw .empty(width: width, height: height) }
-        guard width <= Self.largestSide, height <= Self.largestSide else { throw .tooLarge(width: width, height: height) }
-        let surface = try Self.decode(bytes)
+        let (width, height) = (file.layout.width, file.layout.height)
         guard Int(cairo_image_surface_get_width(surface)) == width, Int(cairo_image_surface_get_height(surface)) == height else {
             cairo_surface_destroy(surface)
             throw .undecodable("the decoded size differs from the header's \(width)x\(height)")
         }
-        self.path = path
+        self.path = file.path
         self.surface = surface
     }
 
     deinit {
         cairo_surface_destroy(surface)
-    }
-
-    /// The size the IHDR chunk gives: the first chunk of every PNG, right after the signature.
-    static func headerSize(_ bytes: [UInt8]) throws(ThemeImageProblem) -> (width: Int, height: Int) {
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard bytes.count >= 8, Array(bytes[0..<8]) == signature else { throw .notPNG }
-        guard bytes.count >= 24, Array(bytes[12..<16]) == Array("IHDR".utf8) else {
-            throw .undecodable("no IHDR chunk after the signature")
-        }
-        func bigEndian(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
-        return (bigEndian(16), bigEndian(20))
     }
 
     private static func decode(_ bytes: [UInt8]) throws(ThemeImageProblem) -> OpaquePointer {
@@ -94,35 +84,6 @@ final class ThemeImage {
         }
         cairo_surface_flush(scaled)
         return scaled
-    }
-}
-
-/// Why a theme image cannot be used, as the reason after its path.
-public enum ThemeImageProblem: Error, Hashable, Sendable, CustomStringConvertible {
-    case unreadable(String)
-    case notPNG
-    case empty(width: Int, height: Int)
-    case tooLarge(width: Int, height: Int)
-    case undecodable(String)
-
-    public var description: String {
-        switch self {
-        case .unreadable(let reason): reason
-        case .notPNG: "not a PNG file (it does not start with the PNG signature)"
-        case let .empty(width, height): "the image is \(width)x\(height) pixels, nothing to draw"
-        case let .tooLarge(width, height):
-            "the image is \(width)x\(height) pixels; at most \(ThemeImage.largestSide) a side"
-        case .undecodable(let reason): "not a valid PNG: \(reason)"
-        }
-    }
-}
-
-/// The check the config runs on every image it names: the very decoding the renderer does.
-public enum ThemeImageCheck {
-    /// The image's size in pixels, or why it cannot be drawn.
-    public static func check(_ path: String) throws(ThemeImageProblem) -> (width: Int, height: Int) {
-        let image = try ThemeImage(path: path)
-        return (Int(image.size.width), Int(image.size.height))
     }
 }
 

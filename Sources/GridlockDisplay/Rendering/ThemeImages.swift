@@ -22,20 +22,26 @@ final class ThemeImages {
         let side: Double
     }
 
-    /// Decodes every image `theme` names.
+    /// Decodes every image `theme` names, once their headers together are within the budget.
     init(theme: Theme) throws(RenderError) {
         paths = theme.imagePaths
-        func load(_ path: String?) throws(RenderError) -> ThemeImage? {
-            guard let path else { return nil }
-            do throws(ThemeImageProblem) { return try ThemeImage(path: path) } catch {
-                throw .imageUnusable(path: path, reason: "\(error)")
-            }
-        }
-        background = try load(theme.backgroundImage)
-        var nodes: [NodeLook: ThemeImage] = [:]
+        var roles: [(look: NodeLook?, path: String)] = []
+        if let path = theme.backgroundImage { roles.append((nil, path)) }
         for look in [NodeLook.idle, .selected, .error, .success] {
-            if let image = try load(theme.image(for: look)) { nodes[look] = image }
+            if let path = theme.image(for: look) { roles.append((look, path)) }
         }
+        let images: [ThemeImage]
+        do throws(ThemeImageSetProblem) {
+            images = try ThemeImageCheck.decoded(roles.map(\.path))
+        } catch {
+            throw .imageUnusable(path: roles[error.index].path, reason: "\(error.problem)")
+        }
+        var background: ThemeImage?
+        var nodes: [NodeLook: ThemeImage] = [:]
+        for (role, image) in zip(roles, images) {
+            if let look = role.look { nodes[look] = image } else { background = image }
+        }
+        self.background = background
         self.nodes = nodes
     }
 

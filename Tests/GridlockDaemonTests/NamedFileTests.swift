@@ -1,0 +1,183 @@
+import Foundation
+import Glibc
+import GridlockCore
+import GridlockDisplay
+import LinuxSys
+import Testing
+@testable import GridlockDaemon
+
+/// The files and devices a configuration names, as the one verdict checks them: every key
+/// whose value can be a path is found in the schema (none is listed here by hand), and each
+/// is given what must neither hang nor pass.
+@Suite struct NamedFileTests {
+    /// One way a key that names a file is used.
+    struct PathKey: Sendable, CustomTestStringConvertible {
+        let section: String
+        let key: String
+        let kind: NamedFileKind
+        /// Lines its section needs before it (a recording is a recording only with backend=replay).
+        let before: [String]
+
+        var testDescription: String { "[\(section)] \(key)" + before.map { " with \($0)" }.joined() }
+        var isRecording: Bool { before.contains("backend=replay") }
+    }
+
+    static let pathKeys: [PathKey] = ConfigSchema.sections.flatMap { section in
+        section.keys.compactMap { key in key.namedFile.map { (section.name, key.name, $0) } }
+    }.flatMap { section, key, kind in
+        let plain = PathKey(section: section, key: key, kind: kind, before: [])
+        return kind == .touchDevice ? [plain, PathKey(section: section, key: key, kind: kind, before: ["backend=replay"])] : [plain]
+    }
+
+    enum Hostile: String, CaseIterable, Sendable {
+        case fifo = "a FIFO nobody writes"
+        case zero = "/dev/zero"
+        case folder = "a folder"
+        case dangling = "a link to nothing"
+    }
+
+    /// The words the refusal must hold, or nil where the kind takes it: a folder for a
+    /// folder, and a device that is not there (gridlockd waits for it to appear).
+    static func refusal(of hostile: Hostile, by key: PathKey) -> String? {
+        let isDevice: Bool
+        switch key.kind {
+        case .themeImage, .font, .stateFile: isDevice = false
+        case .touchDevice: isDevice = !key.isRecording
+        case .beeper, .displayCard: isDevice = true
+        case .folder:
+            switch hostile {
+            case .folder: return nil
+            case .fifo: return "is a FIFO, not a folder"
+            case .zero: return "is a character device, not a folder"
+            case .dangling: return "is a symbolic link to nothing, not a folder"
+            }
+        }
+        switch hostile {
+        case .fifo: return "FIFO"
+        case .zero: return isDevice ? "is a character device of another driver (major 1)" : "a character device, not a regular file"
+        case .folder: return isDevice ? "is a directory, not" : "directory, not a regular file"
+        case .dangling:
+            if isDevice { return nil }
+            if key.kind == .stateFile { return "is a symbolic link to nothing, not a regular file" }
+            return key.isRecording ? "does not exist" : "No such file or directory"
+        }
+    }
+
+    @Test("every key naming a file or a device refuses a FIFO, /dev/zero, a folder and a dangling link at its line, without blocking",
+          arguments: pathKeys)
+    func hostilePathsAreRefusedAtTheirLine(_ pathKey: PathKey) throws {
+        let folder = try ConfigFixtures.scratch([:])
+        defer { ConfigFixtures.remove(folder) }
+        let fifo = "\(folder)/named.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        try FileManager.default.createDirectory(atPath: "\(folder)/named.folder", withIntermediateDirectories: false)
+        try #require(symlink("\(folder)/nothing-there", "\(folder)/named.link") == 0)
+        let targets: [Hostile: String] = [.fifo: fifo, .zero: "/dev/zero", .folder: "\(folder)/named.folder", .dangling: "\(folder)/named.link"]
+        let config = "\(folder)/gridlock.conf"
+        for hostile in Hostile.allCases {
+            let target = targets[hostile]!
+            let lines = ["[\(pathKey.section)]"] + pathKey.before + ["\(pathKey.key)=\(target)"]
+            try (lines.joined(separator: "\n") + "\n").write(toFile: config, atomically: true, encoding: .utf8)
+            chmod(config, 0o600)
+            guard let check = withoutHanging("the verdict on \(pathKey.testDescription)=\(hostile.rawValue)", releasing: [fifo], {
+                ConfigVerdict.check(path: config).check
+            }) else { continue }
+            let atKey = check.diagnostics.filter { $0.location == SourceLocation(file: config, line: lines.count) }
+            guard let words = Self.refusal(of: hostile, by: pathKey) else {
+                #expect(atKey.isEmpty, "\(pathKey.testDescription)=\(hostile.rawValue): \(atKey)")
+                continue
+            }
+            #expect(atKey.count == 1, "\(pathKey.testDescription)=\(hostile.rawValue): \(check.diagnostics)")
+            let message = atKey.first?.message ?? ""
+            #expect(message.hasPrefix("[\(pathKey.section)] \(pathKey.key): "), "\(message)")
+            #expect(message.contains(target) && message.contains(words), "\(hostile.rawValue): '\(message)' should say '\(words)'")
+        }
+    }
+
+    @Test("every key whose value may be a path says what it names, every kind is in use, and patterns and hooks name none")
+    func theSchemaMarksEveryPathKey() {
+        let keys = ConfigSchema.sections.flatMap { section in section.keys.map { (section.name, $0) } }
+        for (section, key) in keys where ["path", "file", "folder"].contains(where: key.allowed.contains) {
+            #expect(key.namedFile != nil, "[\(section)] \(key.name) (\(key.allowed)) names a file but says not which kind")
+        }
+        #expect(Set(keys.compactMap(\.1.namedFile)) == Set(NamedFileKind.allCases))
+        #expect(Self.pathKeys.count >= NamedFileKind.allCases.count)
+        // exec= and duress-exec= name programs, which are run (execve refuses a FIFO), never read.
+        #expect(ConfigSchema.pattern.keys.allSatisfy { $0.namedFile == nil })
+        #expect(ConfigSchema.hook.keys.allSatisfy { $0.namedFile == nil })
+    }
+
+    @Test("a state file left at its default is checked too, and said to be the default")
+    func aDefaultPathIsCheckedAsTheDefault() throws {
+        let folder = try ConfigFixtures.scratch(["gridlock.conf": "[theme]\nnode=#112233\n"])
+        defer { ConfigFixtures.remove(folder) }
+        var config = GridlockConfig()
+        config.lockout.stateFile = "/dev/zero"
+        let found = ConfigVerdict.namedFiles(config, at: [:], mainFile: "\(folder)/gridlock.conf")
+        #expect(found.map(\.description) == [
+            "\(folder)/gridlock.conf: [lockout] state-file (its default): '/dev/zero' is a character device, not a regular file"
+        ])
+    }
+}
+
+/// Theme images in the verdict: one pixel budget for all of them, a bomb refused from its
+/// header at its line, and image data checked before cairo decodes it.
+@Suite struct ThemeImageBudgetTests {
+    /// A PNG whose header claims `width`x`height` at 1 bit of grey, with a 4-byte stub as
+    /// image data (CRCs right): what a decompression bomb looks like before it is inflated.
+    static func claiming(width: UInt32, height: UInt32) -> [UInt8] {
+        func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            bigEndian(UInt32(data.count)) + Array(type.utf8) + data + bigEndian(CRC32.checksum(Array(type.utf8) + data))
+        }
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            + chunk("IHDR", bigEndian(width) + bigEndian(height) + [1, 0, 0, 0, 0])
+            + chunk("IDAT", [0x78, 0x01, 0x03, 0x00]) + chunk("IEND", [])
+    }
+
+    func check(_ theme: String, files: [String: [UInt8]]) throws -> (folder: String, diagnostics: [String]) {
+        let folder = try ConfigFixtures.scratch(["gridlock.conf": theme])
+        chmod("\(folder)/gridlock.conf", 0o600)
+        for (name, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/\(name)")) }
+        return (folder, ConfigVerdict.check(path: "\(folder)/gridlock.conf").check.diagnostics.map(\.description))
+    }
+
+    @Test("a 16384x16384 PNG is refused at its line from its header: its image data is never inflated")
+    func aBombIsRefusedAtItsLine() throws {
+        let (folder, found) = try check("[theme]\nbackground-image=bomb.png\n", files: ["bomb.png": Self.claiming(width: 16384, height: 16384)])
+        defer { ConfigFixtures.remove(folder) }
+        // Inflated, the 4-byte stub would be "short"; the size alone refuses it.
+        #expect(found == [
+            "\(folder)/gridlock.conf:2: [theme] background-image: cannot use '\(folder)/bomb.png': the image is 16384x16384 pixels, more than the 4194304 (2048x2048) all theme images together may have"
+        ])
+    }
+
+    @Test("the budget is summed over every image key: the image that goes over it is refused at its line")
+    func theBudgetSpansEveryImageKey() throws {
+        let quarter = try ShadowBuffer(width: 1024, height: 1024)
+        let scratch = try ConfigFixtures.scratch([:])
+        defer { ConfigFixtures.remove(scratch) }
+        try PNGFile.write(quarter, to: "\(scratch)/quarter.png")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: "\(scratch)/quarter.png")))
+        let keys = ConfigSchema.theme.keys.filter { $0.namedFile == .themeImage }.map(\.name)
+        #expect(keys.count == 5)
+        let four = "[theme]\n" + keys.prefix(4).map { "\($0)=quarter.png\n" }.joined()
+        let (folder, fits) = try check(four, files: ["quarter.png": bytes])
+        ConfigFixtures.remove(folder)
+        #expect(fits.isEmpty, "four images of 1024x1024 are the budget exactly: \(fits)")
+        let (over, found) = try check(four + "\(keys[4])=quarter.png\n", files: ["quarter.png": bytes])
+        defer { ConfigFixtures.remove(over) }
+        #expect(found == [
+            "\(over)/gridlock.conf:6: [theme] \(keys[4]): cannot use '\(over)/quarter.png': the image is 1024x1024 pixels and brings the theme's images to 5242880; together they may have at most 4194304 (2048x2048)"
+        ])
+    }
+
+    @Test("image data too short for its header is refused at its line before cairo sees it")
+    func shortImageDataIsNamedAtItsLine() throws {
+        let (folder, found) = try check("[theme]\nnode-image=short.png\n", files: ["short.png": Self.claiming(width: 64, height: 64)])
+        defer { ConfigFixtures.remove(folder) }
+        #expect(found == [
+            "\(folder)/gridlock.conf:2: [theme] node-image: cannot use '\(folder)/short.png': not a valid PNG: the image data is short: 0 of the 576 bytes a 64x64 image needs (truncated?)"
+        ])
+    }
+}
