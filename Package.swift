@@ -45,6 +45,9 @@ let package = Package(
         // Spawned by the crash-safety test and killed at random moments; not installed.
         .executableTarget(
             name: "gridlock-test-attempt-writer", dependencies: ["GridlockDaemon"], path: "Tests/Tools/AttemptWriter"),
+        // Runs one saved fuzz input in a process of its own for the fuzz regression test; not installed.
+        .executableTarget(
+            name: "gridlock-test-fuzz-replay", dependencies: ["GridlockFuzzing", "LinuxSys"], path: "Tests/Tools/FuzzReplay"),
         // The fuzz targets' code, shared by the fuzzers (Fuzz/Package.swift) and the test that
         // replays their regression inputs; plain Swift, built with everything else.
         .target(

@@ -60,8 +60,11 @@ public struct CalibrationMatrix: Hashable, Sendable, CustomStringConvertible {
     public var isIdentity: Bool { self == .identity }
 
     public var description: String {
-        [a, b, c, d, e, f].map { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int($0)) : String($0) }
-            .joined(separator: " ")
+        // A named function with its types, not a closure: Swift 6.0 gives up type-checking the closure.
+        func text(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        }
+        return [a, b, c, d, e, f].map(text).joined(separator: " ")
     }
 }
 

@@ -45,7 +45,7 @@ import Testing
         for text in ["31536001", "9223372035", "9223372036", "99999999999999999999999", "0,0,9223372036854775807"] {
             #expect(throws: LockoutScheduleError.self) { try LockoutSchedule(text: text) }
         }
-        let error = #expect(throws: LockoutScheduleError.self) { try LockoutSchedule(text: "0,9223372036") }
+        let error = expectError(LockoutScheduleError.self) { try LockoutSchedule(text: "0,9223372036") }
         #expect(error?.description == "a delay of 9223372036 s is longer than the longest allowed, 31536000 s (a year)")
     }
 

@@ -121,7 +121,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
     }
 
     @Test func missingProgramErrorNamesPatternAndPath() throws {
-        let error = #expect(throws: ActionRunnerError.self) {
+        let error = expectError(ActionRunnerError.self) {
             _ = try ActionRunner().start(
                 patternName: "door", argv: ["/usr/local/bin/no-such-unlock"], timeout: .seconds(1), now: .zero)
         }

@@ -156,7 +156,7 @@ import Testing
     }
 
     @Test func missingDirectoryErrorSaysTheDirectoryMustExist() {
-        let error = #expect(throws: AttemptStoreError.self) {
+        let error = expectError(AttemptStoreError.self) {
             try AttemptStore.save(.clean, to: "/nonexistent/gridlock/attempts")
         }
         #expect(error?.underlying.errno == .noSuchFile)

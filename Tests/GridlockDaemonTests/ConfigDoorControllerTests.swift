@@ -16,7 +16,9 @@ struct ConfigDoorControllerTests {
         return ConfigFixtures.diagnostics("\(folder)/gridlock.conf").map { String($0.drop(while: { $0 != ":" }).dropFirst()) }
     }
 
-    @Test(arguments: [
+    /// A config text and the one diagnostic it must give (after the file name). A stored list,
+    /// not a literal in `@Test(arguments:)`: Swift 6.0 crashes on interpolation there.
+    static let mistakes: [(text: String, expected: String)] = [
         ("[on fail]\nexec=/bin/true\n", "1: unknown event 'fail' in [on fail]; known: failure lockout unlock duress tamper start stop"),
         ("[on]\nexec=/bin/true\n", "1: [on] needs an event: [on EVENT]; known: failure lockout unlock duress tamper start stop"),
         ("[on lockout]\nexec=/bin/true\nafter=2\n", "3: [on lockout] after= is only for [on failure] (run from the Nth consecutive failure)"),
@@ -41,7 +43,9 @@ struct ConfigDoorControllerTests {
         ("[pattern door]\nhash=\(hash)\nuses=0\n", "3: [pattern door] uses: must be from 1 to 1000000, not 0"),
         ("[security]\ntrust-unsynchronised-clock=perhaps\n",
          "2: [security] trust-unsynchronised-clock: expected true or false (or yes/no, 1/0, on/off), got 'perhaps'"),
-    ])
+    ]
+
+    @Test(arguments: mistakes)
     func mistakesAreFoundAtTheirLine(text: String, expected: String) throws {
         #expect(try diagnostics(text) == [expected])
     }

@@ -232,7 +232,7 @@ struct ConfigLoaderTests {
 
     @Test func loadThrowsWhatValidateOnlyReports() throws {
         let path = ConfigFixtures.path("broken/several-errors.conf")
-        let error = #expect(throws: ConfigError.self) { try ConfigLoader.load(path: path) }
+        let error = expectError(ConfigError.self) { try ConfigLoader.load(path: path) }
         #expect(error?.diagnostics == ConfigLoader.validateOnly(path: path).diagnostics)
         #expect(error?.description.split(separator: "\n").count == 5)
     }

@@ -244,8 +244,10 @@ import Testing
         try PNGFile.write(dot, to: "\(brand)/dot.png")
         func header(_ width: UInt32, _ height: UInt32) -> Data {
             func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-            return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + Array("IHDR".utf8)
-                + bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0, 0, 0, 0, 0])
+            // In typed parts: Swift 6.0 gives up type-checking the literals in one long sum.
+            let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            let ihdr: [UInt8] = bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0, 0, 0, 0, 0]
+            return Data(signature + bigEndian(13) + Array("IHDR".utf8) + ihdr)
         }
         try Data("GIF89a".utf8).write(to: URL(fileURLWithPath: "\(brand)/logo.png"))
         try header(0, 5).write(to: URL(fileURLWithPath: "\(brand)/empty.png"))

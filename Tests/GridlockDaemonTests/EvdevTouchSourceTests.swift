@@ -252,7 +252,7 @@ final class EvdevTouchSourceTests {
             touches.append(touch)
             times.append(time)
         }
-        #expect(touches == [.down(try point(100, 100)), .move(try point(150, 100))])
+        #expect(try touches == [.down(point(100, 100)), .move(point(150, 100))])
         // Each touch carries its input frame's kernel time, not the time it was read.
         #expect(times == [.ns(1_000_000), .ns(11_000_000)])
 
@@ -281,7 +281,7 @@ final class EvdevTouchSourceTests {
         second.normal = Self.stroke(id: 2, x: 300, y: 200, moveTo: 310)
         touches = []
         source.handleReadable(second.fileDescriptor, now: .ns(8_000)) { touch, _ in touches.append(touch) }
-        #expect(touches == [.down(try point(300, 200)), .move(try point(310, 200))])
+        #expect(try touches == [.down(point(300, 200)), .move(point(310, 200))])
         // The old descriptor, if it ever came back, is not read from.
         source.handleReadable(first.fileDescriptor, now: .ns(9_000)) { touch, _ in touches.append(touch) }
         #expect(touches.count == 2)
@@ -298,9 +298,9 @@ final class EvdevTouchSourceTests {
             + Self.stroke(id: 2, x: 300, y: 200, moveTo: 310)
         var touches: [TouchEvent] = []
         source.handleReadable(device.fileDescriptor, now: .ns(1)) { touch, _ in touches.append(touch) }
-        #expect(touches == [
-            .down(try point(100, 100)), .move(try point(150, 100)), .cancel(.eventsDropped),
-            .down(try point(300, 200)), .move(try point(310, 200)),
+        #expect(try touches == [
+            .down(point(100, 100)), .move(point(150, 100)), .cancel(.eventsDropped),
+            .down(point(300, 200)), .move(point(310, 200)),
         ])
         #expect(source.dropCount == 1)
         #expect(logs.contains("touch device \(directory)/event3 dropped events (SYN_DROPPED, 1 so far)"))
@@ -347,15 +347,15 @@ final class EvdevTouchSourceTests {
         environment.opened.last!.normal = Self.stroke(id: 1, x: 100, y: 300, moveTo: 100)
         var touches: [TouchEvent] = []
         fromUdev.handleReadable(environment.opened.last!.fileDescriptor, now: .ns(1)) { touch, _ in touches.append(touch) }
-        #expect(touches.first == .down(try point(100, 300, calibration: swap)))
-        #expect(touches.first != .down(try point(100, 300)))
+        #expect(try touches.first == .down(point(100, 300, calibration: swap)))
+        #expect(try touches.first != .down(point(100, 300)))
 
         let configured = try self.source(calibration: .identity)
         #expect(logs.contains("calibration of \(directory)/event2: 1 0 0 0 1 0 ([touch] calibration=)"))
         environment.opened.last!.normal = Self.stroke(id: 1, x: 100, y: 300, moveTo: 100)
         touches = []
         configured.handleReadable(environment.opened.last!.fileDescriptor, now: .ns(1)) { touch, _ in touches.append(touch) }
-        #expect(touches.first == .down(try point(100, 300)))
+        #expect(try touches.first == .down(point(100, 300)))
 
         environment.udev = .invalid("LIBINPUT_CALIBRATION_MATRIX=1 0: wrong", source: "db")
         _ = try self.source()

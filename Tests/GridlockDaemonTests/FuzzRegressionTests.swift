@@ -1,19 +1,30 @@
 import Foundation
+import Glibc
 import GridlockFuzzing
+import LinuxSys
 import Testing
 
 /// Every input with which a fuzzer ever broke a target (`make fuzz` saves them as
 /// Tests/Fixtures/fuzz-regressions/TARGET/FILE), replayed through the same target code the
 /// fuzzer runs (Fuzz/Targets), so a bug it found stays fixed. Each input runs in a child
-/// process (an exit test): one that still traps fails its own test, not the whole run.
+/// process (`gridlock-test-fuzz-replay`): one that still traps fails its own test, not the
+/// whole run.
 @Suite struct FuzzRegressionTests {
     static let folder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
+    /// The replayer is built beside the test bundle by `swift build --build-tests`.
+    static var replayer: String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let exe = String(decoding: buffer[0..<max(0, count)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("gridlock-test-fuzz-replay").path
+    }
+
     struct Input: Sendable, CustomTestStringConvertible {
         var target: String
         var file: String
-        var bytes: [UInt8]
+        var path: String
         var testDescription: String { "\(target)/\(file)" }
     }
 
@@ -23,8 +34,7 @@ import Testing
         for target in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() where !target.hasPrefix(".") {
             let directory = root.appendingPathComponent(target)
             for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() where !file.hasPrefix(".") {
-                let data = try Data(contentsOf: directory.appendingPathComponent(file))
-                inputs.append(Input(target: target, file: file, bytes: Array(data)))
+                inputs.append(Input(target: target, file: file, path: directory.appendingPathComponent(file).path))
             }
         }
         return inputs
@@ -39,22 +49,22 @@ import Testing
         #expect(try Self.inputs().count >= folders.count, "a fuzz-regressions folder without inputs")
     }
 
-    /// A finding is written to stderr and the child exits normally, so that its text is
-    /// shown (a failed exit condition returns no result to read it from); a trap fails the
-    /// exit condition.
+    /// The child writes a finding to its output and exits 0; a trap kills it, and a crash
+    /// report, if any, is its output too.
     @Test(arguments: try inputs())
-    func inputStaysFixed(_ input: Input) async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            [target = input.target as String, bytes = input.bytes as [UInt8]] in
-            defer { FuzzScratch.removeAll() }
-            do {
-                try FuzzTargets.named(target)?.run(bytes)
-            } catch {
-                FileHandle.standardError.write(Data("\(error)".utf8))
-            }
+    func inputStaysFixed(_ input: Input) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.replayer), "build the replayer: swift build --build-tests")
+        let process = try SpawnedProcess.spawn(argv: [Self.replayer, input.target, input.path], environment: [])
+        // Read while it runs: a crash report could be more than the pipe holds.
+        var output: [UInt8] = []
+        while !process.outputEnded {
+            _ = process.outputFD.waitUntilReadable(milliseconds: 1_000)
+            output += try process.readAvailableOutput()
         }
-        if let result, !result.standardErrorContent.isEmpty {
-            Issue.record("\(input.testDescription): \(String(decoding: result.standardErrorContent, as: UTF8.self))")
+        let status = try process.waitForExit().status
+        #expect(status == .exited(0), "\(input.testDescription): the replay ended with \(status)")
+        if !output.isEmpty {
+            Issue.record("\(input.testDescription): \(String(decoding: output, as: UTF8.self))")
         }
     }
 

@@ -96,7 +96,7 @@ import Testing
     @Test func costBelowTheMinimumIsRejectedWithTheMinimum() throws {
         let hasher = try PatternHasher()
         let tooLittleMemory = PatternHasher.Argon2Cost(opsLimit: 2, memoryKiB: 4)
-        let error = #expect(throws: PatternHasherError.self) {
+        let error = expectError(PatternHasherError.self) {
             _ = try hasher.hash(message: "x", cost: tooLittleMemory)
         }
         #expect(error?.description == "argon2id cost out of range (opslimit 2, memory 4 KiB); the minimum is opslimit 1, memory 8 KiB")

@@ -24,7 +24,7 @@ struct KMSChoiceTests {
     func nothingConnected() throws {
         #expect(try KMSChoice.connector(.auto, on: F.piPortrait).name == "DSI-1")
         let card = F.with(F.piPortrait, connector: 1) { $0.connection = .disconnected }
-        let error = #expect(throws: KMSChoiceError.self) { try KMSChoice.connector(.auto, on: card) }
+        let error = expectError(KMSChoiceError.self) { try KMSChoice.connector(.auto, on: card) }
         #expect(error == .noConnectedConnector(card: "/dev/dri/card1"))
         #expect(error?.mayResolveLater == true)
     }
@@ -49,10 +49,10 @@ struct KMSChoiceTests {
     @Test("a named connector is found; a missing one lists what exists; an unplugged one says so")
     func named() throws {
         #expect(try KMSChoice.connector(.named("HDMI-A-1"), on: F.laptop).id == 236)
-        let missing = #expect(throws: KMSChoiceError.self) { try KMSChoice.connector(.named("HDMI-A-2"), on: F.laptop) }
+        let missing = expectError(KMSChoiceError.self) { try KMSChoice.connector(.named("HDMI-A-2"), on: F.laptop) }
         #expect(missing == .noSuchConnector(card: "/dev/dri/card0", name: "HDMI-A-2", available: ["HDMI-A-1", "DP-1", "eDP-1"]))
         #expect(missing?.description.contains("HDMI-A-1, DP-1, eDP-1") == true)
-        let unplugged = #expect(throws: KMSChoiceError.self) { try KMSChoice.connector(.named("DP-1"), on: F.laptop) }
+        let unplugged = expectError(KMSChoiceError.self) { try KMSChoice.connector(.named("DP-1"), on: F.laptop) }
         #expect(unplugged == .connectorNotConnected(card: "/dev/dri/card0", name: "DP-1"))
     }
 
@@ -104,7 +104,7 @@ struct KMSChoiceTests {
     @Test("a size or rate the connector does not offer is an error listing what it does")
     func missingMode() {
         let hdmi = F.laptop.connectors[0]
-        let error = #expect(throws: KMSChoiceError.self) {
+        let error = expectError(KMSChoiceError.self) {
             try KMSChoice.mode(.size(width: 1920, height: 1080, refreshHz: 30), for: hdmi, current: nil)
         }
         #expect(error == .noSuchMode(connector: "HDMI-A-1", requested: "1920x1080@30", available: ["1920x1080@60", "1920x1080@50", "1280x720@60"]))
@@ -156,7 +156,7 @@ struct KMSChoiceTests {
     func unknownOrientation() {
         var panel = F.piPortrait.connectors[1]
         panel.panelOrientation = "Diagonal"
-        let error = #expect(throws: KMSChoiceError.self) { try KMSChoice.rotation(.none, panel: panel) }
+        let error = expectError(KMSChoiceError.self) { try KMSChoice.rotation(.none, panel: panel) }
         #expect(error == .unknownPanelOrientation(connector: "DSI-1", value: "Diagonal"))
     }
 

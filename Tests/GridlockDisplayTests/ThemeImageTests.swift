@@ -38,8 +38,10 @@ struct ThemeImageFiles {
     /// The PNG signature and an IHDR chunk claiming `width`x`height`, and nothing else.
     static func header(width: UInt32, height: UInt32) -> [UInt8] {
         func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + Array("IHDR".utf8)
-            + bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0] + bigEndian(0)
+        // In typed parts: Swift 6.0 gives up type-checking the literals in one long sum.
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let ihdr: [UInt8] = bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0]
+        return signature + bigEndian(13) + Array("IHDR".utf8) + ihdr + bigEndian(0)
     }
 
     static let red = Color(red: 220, green: 30, blue: 30)

@@ -94,7 +94,7 @@ struct CalibrationFitTests {
         let samePoint = targets.map { CalibrationFit.Sample(target: $0, touch: Point(x: 0.4, y: 0.4)) }
         let onALine = targets.enumerated().map { CalibrationFit.Sample(target: $1, touch: Point(x: 0.1 + 0.2 * Double($0), y: 0.5)) }
         for samples in [samePoint, onALine] {
-            let error = #expect(throws: CalibrationFitError.self) {
+            let error = expectError(CalibrationFitError.self) {
                 try CalibrationFit.fit(samples: samples, rotation: .none, frame: Self.frame)
             }
             guard case .degenerate(let reason) = error else {
@@ -117,7 +117,7 @@ struct CalibrationFitTests {
     func implausible() {
         // All touches crowded into a small square: the device is not this screen's.
         let samples = Self.samples(truth: [4, 0, -1.5, 0, 4, -1.5], rotation: .none)
-        let error = #expect(throws: CalibrationFitError.self) {
+        let error = expectError(CalibrationFitError.self) {
             try CalibrationFit.fit(samples: samples, rotation: .none, frame: Self.frame)
         }
         guard case .implausible = error else {
@@ -130,7 +130,7 @@ struct CalibrationFitTests {
     func slip() {
         var samples = Self.samples(truth: [1, 0, 0, 0, 1, 0], rotation: .none)
         samples[1].touch = Point(x: 0.6, y: 0.35)  // target 2 is at (0.9, 0.1)
-        let error = #expect(throws: CalibrationFitError.self) {
+        let error = expectError(CalibrationFitError.self) {
             try CalibrationFit.fit(samples: samples, rotation: .none, frame: Self.frame)
         }
         guard case .poorFit(let sample, let pixels, _) = error else {

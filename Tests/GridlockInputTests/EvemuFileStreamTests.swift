@@ -26,14 +26,14 @@ import Testing
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
         let stream = try EvemuFileStream(path: path)
-        let error = #expect(throws: RecordingError.self) { while try stream.next() != nil {} }
+        let error = expectError(RecordingError.self) { while try stream.next() != nil {} }
         #expect(error?.location?.line == lines)
         #expect(error?.location?.file == path)
     }
 
     @Test("a missing file is an error naming it")
     func missingFile() {
-        let error = #expect(throws: RecordingError.self) { try EvemuFileStream(path: "/nonexistent/x.evemu") }
+        let error = expectError(RecordingError.self) { try EvemuFileStream(path: "/nonexistent/x.evemu") }
         #expect(error?.description == "recording /nonexistent/x.evemu: No such file or directory")
     }
 

@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func missingDirectoryIsReportedWithThePath() throws {
-        let error = #expect(throws: SystemCallError.self) {
+        let error = expectError(SystemCallError.self) {
             try AtomicFile.write([1], to: "/nonexistent/gridlock/attempts", mode: 0o600)
         }
         #expect(error?.errno == .noSuchFile)
@@ -59,7 +59,7 @@ import Testing
         // A non-empty directory cannot be replaced by a file.
         let path = "\(directory)/occupied"
         try FileManager.default.createDirectory(atPath: "\(path)/inside", withIntermediateDirectories: true)
-        let error = #expect(throws: SystemCallError.self) {
+        let error = expectError(SystemCallError.self) {
             try AtomicFile.write([1], to: path, mode: 0o600)
         }
         #expect(error?.errno == Errno(rawValue: EISDIR))

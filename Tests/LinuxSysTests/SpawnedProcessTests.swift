@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func missingProgramErrorNamesThePath() throws {
-        let error = #expect(throws: SystemCallError.self) {
+        let error = expectError(SystemCallError.self) {
             _ = try SpawnedProcess.spawn(argv: ["/nonexistent/unlock-door", "now"], environment: [])
         }
         #expect(error?.errno == .noSuchFile)
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func nonExecutableProgramIsPermissionDenied() throws {
-        let error = #expect(throws: SystemCallError.self) {
+        let error = expectError(SystemCallError.self) {
             _ = try SpawnedProcess.spawn(argv: ["/etc/passwd"], environment: [])
         }
         #expect(error?.errno == .permissionDenied)

@@ -56,7 +56,7 @@ final class NotifySocket {
     }
 
     @Test func unreachableSocketIsAnErrorNamingIt() throws {
-        let error = #expect(throws: SystemCallError.self) {
+        let error = expectError(SystemCallError.self) {
             try SystemdNotifier(socketPath: "/nonexistent/notify").notify("READY=1")
         }
         #expect(error?.path == "/nonexistent/notify")
