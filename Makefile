@@ -1,5 +1,7 @@
 # gridlock: the two commands of the README are `make demo` and `make test`.
 # Both install what is missing first (Debian packages), so they work on a fresh Debian 12.
+# While changing the code: `make check` (the Swift suites on the host's toolchain) and
+# `make check-trixie` (the same, also with Debian 13's Swift 6.0.3 in a cached trixie root).
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -18,12 +20,29 @@ BIN := .build/release
 # What building needs (HarfBuzz, fribidi and fontconfig set the messages); what the tests add (evemu tools, systemd-analyze, and QEMU with
 # busybox and kmod for the real-kernel suite; gcc and libc6-dev for its static uhid helper,
 # python3-venv for hid-tools from PyPI in tests/vm/cache/).
-BUILD_PACKAGES := libevdev-dev libdrm-dev libcairo2-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libinih-dev libsodium-dev zlib1g-dev libstdc++-12-dev fonts-dejavu-core pkg-config
+# The names are Debian's; DIST says which release they are for (the host's by default): only
+# the libstdc++ of the release's GCC differs (12 in bookworm, 14 in trixie).
+DIST ?= $(shell . /etc/os-release 2>/dev/null && echo $$VERSION_CODENAME)
+gcc-major.bookworm := 12
+gcc-major.trixie := 14
+build-packages = libevdev-dev libdrm-dev libcairo2-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libinih-dev libsodium-dev zlib1g-dev \
+	libstdc++-$(or $(gcc-major.$(1)),$(error DIST=$(1): the build packages are named for bookworm and trixie; set DIST=bookworm or DIST=trixie))-dev \
+	fonts-dejavu-core pkg-config
+BUILD_PACKAGES = $(call build-packages,$(DIST))
 TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils gcc libc6-dev python3-venv make libelf1
 # Fonts the script tests fall back to: Chinese (WenQuanYi Micro Hei, 5 MB), Thai (Loma, 0.4 MB)
 # and Hindi (Lohit Devanagari, 0.2 MB); Arabic comes from DejaVu Sans.
 SUITE_FONT_PACKAGES := fonts-wqy-microhei fonts-tlwg-loma-ttf fonts-lohit-deva
 TEST_PACKAGES += $(SUITE_FONT_PACKAGES)
+# The Debian 13 root of `make check-trixie` (tools/trixie-root, cached under
+# /var/cache/gridlock-build/ by a hash of this list): Debian's Swift 6.0.3 (swiftlang), the
+# build packages named for trixie, and what the Swift suites read besides the build: the
+# fallback fonts with fontconfig's cache (fc-cache), and the zone files (tzdata, which a
+# --variant=apt root lacks). The Swift suites start no evemu tool (only tests/e2e and
+# tests/vm do), so evemu-tools is not in it.
+TRIXIE_ROOT_PACKAGES = swiftlang $(call build-packages,trixie) $(SUITE_FONT_PACKAGES) fontconfig tzdata
+# Its own scratch path: modules built by one compiler are never read by another.
+TRIXIE_SCRATCH := .build/trixie-amd64
 # The deployed scenarios (tests/vm/deployed): a Debian 12 image built with mmdebstrap, made
 # into ext4 by mke2fs -d.
 TEST_PACKAGES += mmdebstrap e2fsprogs
@@ -37,7 +56,7 @@ VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 DEB_ARCH = $(shell dpkg --print-architecture)
 DEB_BASE = dist/gridlock_$(VERSION)_$(DEB_ARCH)
 
-.PHONY: all deps test-deps install-packages build release demo check test test-vm install clean deb test-deployed
+.PHONY: all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm install clean deb test-deployed
 .PHONY: fuzz fuzz-build fuzz-smoke test-sanitizers test-asan test-tsan
 
 all: release
@@ -74,6 +93,19 @@ check: deps
 	tests/check-boundary
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The Swift suites with the oldest compiler the code must build with: Debian 13's Swift 6.0.3,
+# inside a trixie root made once (tools/trixie-root, about 3 minutes, then cached), scratch
+# path $(TRIXIE_SCRATCH); then with the host's toolchain, as `make check` does. Prints how
+# many tests each ran and fails unless the numbers are the same, so no test is left out under
+# either (docs/testing.md, "Two compilers"). Not part of `make test` yet.
+check-trixie: deps
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SUITE_FONT_PACKAGES)"
+	tests/check-trixie --packages '$(TRIXIE_ROOT_PACKAGES)' --scratch-path $(TRIXIE_SCRATCH) --host-swift '$(SWIFT)'
+
+# What tools/trixie-root puts into the root, for the script itself.
+print-trixie-root-packages:
+	@echo $(TRIXIE_ROOT_PACKAGES)
 
 # Every test: the libc boundary, the Swift suites, the end-to-end checks of the shipped
 # binaries, then the same binaries on a real kernel under QEMU.
