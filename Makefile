@@ -107,12 +107,14 @@ check-trixie: deps
 print-trixie-root-packages:
 	@echo $(TRIXIE_ROOT_PACKAGES)
 
-# Every test: the libc boundary, the Swift suites, the end-to-end checks of the shipped
+# Every test: the libc boundary, the Swift suites (with Swift 6.0.3 too, so nothing newer
+# slips in), the end-to-end checks of the shipped
 # binaries, then the same binaries on a real kernel under QEMU.
 test: test-deps
 	tests/check-boundary
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory check-trixie
 	$(MAKE) --no-print-directory test-sanitizers
 	$(MAKE) --no-print-directory release
 	tests/e2e/run
