@@ -64,8 +64,8 @@ public final class ActionSupervisor {
 
     /// The process groups it still answers for (each led by the program it started): the
     /// running program's, and those of ended ones whose leftovers wait for their timeout.
-    public var processGroups: [Int32] {
-        (running.map { [$0.action] } ?? []).map(\.pid) + lingering.filter { $0.nextDeadline != nil }.map(\.pid)
+    public var processGroups: [OwnedProcessGroup] {
+        ((running.map { [$0.action] } ?? []) + lingering.filter { $0.nextDeadline != nil }).map(\.processGroup)
     }
 
     /// Starts what `plan` runs; its end comes back through `actionsFinished()`.

@@ -106,8 +106,8 @@ public final class HookSupervisor {
 
     /// The process groups it still answers for: each running hook's, and those of ended
     /// ones whose leftovers wait for their timeout.
-    public var processGroups: [Int32] {
-        running.values.map(\.action.pid) + lingering.filter { $0.nextDeadline != nil }.map(\.pid)
+    public var processGroups: [OwnedProcessGroup] {
+        (running.values.map(\.action) + lingering.filter { $0.nextDeadline != nil }).map(\.processGroup)
     }
 
     /// When the loop next calls `handleDeadlines`, if anything is due at all.

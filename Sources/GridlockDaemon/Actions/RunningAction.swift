@@ -44,6 +44,9 @@ public final class RunningAction {
     }
 
     public var pid: Int32 { process.pid }
+
+    /// Its process group (led by it), for whoever must know which groups are answered for.
+    public var processGroup: OwnedProcessGroup { OwnedProcessGroup(id: pid, nextDeadline: nextDeadline) }
     /// Merged stdout and stderr, non-blocking. Remove it from the poller once
     /// `outputEnded`: at EOF it stays readable.
     public var outputFD: FileDescriptor { process.outputFD }
@@ -148,5 +151,17 @@ public final class RunningAction {
     /// For the loop's own policy, e.g. stopping what a finished action left behind.
     public func signalGroup(_ signal: Signal) throws(SystemCallError) {
         try process.signalGroup(signal)
+    }
+}
+
+/// A process group a supervisor answers for, and when it next acts on it (the program's
+/// timeout, or SIGKILL after the grace); nil once nothing more is due.
+public struct OwnedProcessGroup: Hashable, Sendable {
+    public var id: Int32
+    public var nextDeadline: Instant?
+
+    public init(id: Int32, nextDeadline: Instant?) {
+        self.id = id
+        self.nextDeadline = nextDeadline
     }
 }
