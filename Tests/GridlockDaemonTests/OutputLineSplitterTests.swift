@@ -145,20 +145,23 @@ import Testing
         for round in 0..<200 {
             var input: [UInt8] = []
             for _ in 0..<Int.random(in: 0...12, using: &generator) {
-                let length = [0, 1, 7, Self.cap - 1, Self.cap, Self.cap + 1, 9000].randomElement(using: &generator)!
+                let length = [0, 0, 1, 7, Self.cap - 1, Self.cap, Self.cap + 1, 9000].randomElement(using: &generator)!
                 input += Self.repeated("q", length) + (Bool.random(using: &generator) ? Self.bytes("\n") : [])
             }
             let limit = Int.random(in: 0...6, using: &generator)
-            var splitter = OutputLineSplitter(budget: .perRun(limit))
-            var pieces: [Piece] = []
-            var offset = 0
-            while offset < input.count {
-                let slice = min(input.count - offset, Int.random(in: 1...5000, using: &generator))
-                pieces += splitter.append(Array(input[offset..<offset + slice]))
-                offset += slice
+            // Within one second a budget per second is one per run.
+            for budget in [OutputLineSplitter.Budget.perRun(limit), .perSecond(limit)] {
+                var splitter = OutputLineSplitter(budget: budget)
+                var pieces: [Piece] = []
+                var offset = 0
+                while offset < input.count {
+                    let slice = min(input.count - offset, Int.random(in: 1...5000, using: &generator))
+                    pieces += splitter.append(Array(input[offset..<offset + slice]), at: .seconds(7))
+                    offset += slice
+                }
+                pieces += splitter.finish(at: .seconds(7))
+                #expect(pieces == Self.expected(input, linesPerRun: limit), "round \(round), \(budget)")
             }
-            pieces += splitter.finish()
-            #expect(pieces == Self.expected(input, linesPerRun: limit), "round \(round)")
         }
     }
 }

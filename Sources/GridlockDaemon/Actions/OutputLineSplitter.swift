@@ -79,6 +79,12 @@ public struct OutputLineSplitter: Sendable {
         var index = 0
         let newline = UInt8(ascii: "\n")
         while index < bytes.count {
+            if state == .lineStart || state == .dropping, budgetSpent(at: now) {
+                // Every line starting in what is left is dropped: count them at once
+                // (`yes ''` gives 4096 of them a read).
+                dropRest(of: bytes, from: index)
+                break
+            }
             switch state {
             case .lineStart:
                 if admitLine(at: now, into: &pieces) {
@@ -138,6 +144,34 @@ public struct OutputLineSplitter: Sendable {
         return pieces
     }
 
+    /// No line that starts now (or later in the same slice, which has the same `now`) may
+    /// be logged.
+    private func budgetSpent(at now: Instant) -> Bool {
+        switch budget {
+        case .unlimited: false
+        case .perRun(let limit): linesLogged >= limit
+        case .perSecond(let limit): linesLogged >= limit && windowStart.map { now < $0 + .seconds(1) } == true
+        }
+    }
+
+    /// Counts `bytes[start...]` as dropped, each line that starts in it as a dropped line.
+    private mutating func dropRest(of bytes: [UInt8], from start: Int) {
+        let newline = UInt8(ascii: "\n")
+        let newlines = bytes.withUnsafeBufferPointer { buffer in
+            var count = 0
+            for byte in buffer[start...] where byte == newline { count += 1 }
+            return count
+        }
+        let endsInNewline = bytes.last == newline
+        // The first piece continues the line being dropped, or starts one; every other piece
+        // after a newline starts one, except an empty tail.
+        var started = state == .lineStart ? 1 : 0
+        if newlines > 0 { started += newlines - (endsInNewline ? 1 : 0) }
+        dropped.lines += started
+        dropped.bytes += bytes.count - start
+        state = endsInNewline ? .lineStart : .dropping
+    }
+
     /// Whether the line starting now may be logged; counts it if so. A new second of a
     /// `.perSecond` budget first reports what the last one left out.
     private mutating func admitLine(at now: Instant, into pieces: inout [Piece]) -> Bool {
@@ -149,9 +183,7 @@ public struct OutputLineSplitter: Sendable {
             linesLogged += 1
             return true
         case .perSecond(let limit):
-            if let start = windowStart, now < start + .seconds(1) {
-                guard linesLogged < limit else { return false }
-            } else {
+            if windowStart.map({ now >= $0 + .seconds(1) }) ?? true {
                 windowStart = now
                 linesLogged = 0
                 if !dropped.isEmpty {
@@ -159,6 +191,7 @@ public struct OutputLineSplitter: Sendable {
                     dropped = Dropped()
                 }
             }
+            guard linesLogged < limit else { return false }
             linesLogged += 1
             return true
         }
