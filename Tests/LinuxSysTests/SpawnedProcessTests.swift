@@ -133,7 +133,12 @@ import Testing
         #expect(process.outputWaiting == 3)
         #expect(try process.readOutput(maximumBytes: 4096) == Array("345".utf8))
         #expect(!process.outputEnded)
-        #expect(try process.readOutput(maximumBytes: 4096) == [])
+        // EOF once every copy of the write end is closed (another test's spawn may hold one a moment).
+        let output = try EventPoller()
+        try output.add(process.outputFD, token: 2)
+        while !process.outputEnded, try output.wait(timeoutMilliseconds: 5_000).contains(where: { $0.token == 2 }) {
+            #expect(try process.readOutput(maximumBytes: 4096) == [])
+        }
         #expect(process.outputEnded)
         #expect(process.outputWaiting == 0)
     }
