@@ -27,7 +27,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // Linux headers Swift's Glibc module leaves out (epoll, signalfd, timerfd, eventfd,
-        // pipe2, pidfd_open, netlink), for LinuxSys alone.
+        // pipe2, pidfd_open, netlink, prctl and FIONREAD), for LinuxSys alone.
         .systemLibrary(name: "CLinux"),
 
         // Pure Swift; libm only because the standard library's rounding and square root call it on Linux.

@@ -19,6 +19,29 @@ static inline int gridlock_pidfd_open(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
+// prctl(2) and ioctl(2) are variadic, which Swift cannot call: fixed-argument wrappers.
+#include <sys/prctl.h>
+#include <sys/ioctl.h>
+
+// PR_SET_CHILD_SUBREAPER (Linux 3.4): orphans among this process's descendants are
+// reparented to it instead of to init, so the programs it ran cannot leave anything
+// behind by starting a new session. Returns 0, or -1 with errno.
+static inline int gridlock_set_child_subreaper(void) {
+    return prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0UL, 0UL, 0UL);
+}
+
+// 1 when this process is a child subreaper, 0 when not, -1 with errno.
+static inline int gridlock_is_child_subreaper(void) {
+    int value = 0;
+    return prctl(PR_GET_CHILD_SUBREAPER, (unsigned long)&value, 0UL, 0UL, 0UL) == 0 ? (value != 0) : -1;
+}
+
+// FIONREAD: the bytes a pipe holds now; -1 with errno.
+static inline int gridlock_bytes_waiting(int fd) {
+    int count = 0;
+    return ioctl(fd, FIONREAD, &count) == 0 ? count : -1;
+}
+
 // Kernel uevents over netlink (sockaddr_nl, NETLINK_KOBJECT_UEVENT), for display hotplug.
 #include <sys/socket.h>
 #include <linux/netlink.h>

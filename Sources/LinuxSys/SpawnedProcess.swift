@@ -100,27 +100,34 @@ public final class SpawnedProcess {
         return SpawnedProcess(pid: pid, outputFD: output.read)
     }
 
-    /// Everything the pipe holds right now; sets `outputEnded` at EOF.
-    public func readAvailableOutput() throws(SystemCallError) -> [UInt8] {
-        var collected: [UInt8] = []
-        if outputEnded { return collected }
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { raw in
-                retryingOnInterrupt { read(outputFD.rawValue, raw.baseAddress, raw.count) }
-            }
-            if count > 0 {
-                collected.append(contentsOf: chunk[0..<count])
-            } else if count == 0 {
-                outputEnded = true
-                break
-            } else {
-                let error = Errno.current
-                if error == .wouldBlock { break }
-                throw SystemCallError(operation: "read output of", path: "pid \(pid)", errno: error)
-            }
+    /// One read of at most `maximumBytes`: what the pipe holds, up to that; empty when it
+    /// holds nothing now, or at EOF (then `outputEnded` is set). Never more than one
+    /// read, so a program that writes faster than its output is read cannot keep the
+    /// caller's loop from turning: the pipe stays readable and the loop comes back.
+    public func readOutput(maximumBytes: Int) throws(SystemCallError) -> [UInt8] {
+        precondition(maximumBytes > 0)
+        if outputEnded { return [] }
+        var chunk = [UInt8](repeating: 0, count: maximumBytes)
+        let count = chunk.withUnsafeMutableBytes { raw in
+            retryingOnInterrupt { read(outputFD.rawValue, raw.baseAddress, raw.count) }
         }
-        return collected
+        if count > 0 {
+            chunk.removeSubrange(count...)
+            return chunk
+        }
+        if count == 0 {
+            outputEnded = true
+            return []
+        }
+        let error = Errno.current
+        if error == .wouldBlock { return [] }
+        throw SystemCallError(operation: "read output of", path: "pid \(pid)", errno: error)
+    }
+
+    /// The bytes the output pipe holds right now (FIONREAD); 0 at EOF.
+    public var outputWaiting: Int {
+        if outputEnded { return 0 }
+        return max(0, Int(gridlock_bytes_waiting(outputFD.rawValue)))
     }
 
     /// Sends `signal` to the child's whole process group, reaching what it started
@@ -143,6 +150,9 @@ public final class SpawnedProcess {
         Signal(rawValue: 0).send(to: -pid) || Errno.current == .notPermitted
     }
 
+    /// Linux's default pipe size: what a child that ended can have left unread.
+    public static let pipeCapacity = 65536
+
     /// What a reaped child used, as wait4 reports it (what `/usr/bin/time` prints).
     public struct ResourceUsage: Sendable, Equatable {
         /// Its peak resident set size.
@@ -164,7 +174,12 @@ public final class SpawnedProcess {
         }
         exitStatus = exit
         // Whatever a process it left behind writes later is not waited for.
-        let output = try readAvailableOutput()
+        var output: [UInt8] = []
+        while output.count < Self.pipeCapacity {
+            let slice = try readOutput(maximumBytes: Self.pipeCapacity - output.count)
+            if slice.isEmpty { break }
+            output += slice
+        }
         func nanoseconds(_ time: timeval) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_usec) * 1000 }
         return (
             exit,

@@ -17,8 +17,9 @@ let usage = """
                          its end and print the CPU time and frames it cost
       --help             show this help
 
-    Signals: SIGTERM/SIGINT stop cleanly (a running action's process group gets SIGTERM,
-    then SIGKILL), SIGHUP reloads the configuration (a broken one is logged and ignored),
+    Signals: SIGTERM/SIGINT stop cleanly (the running action's and hooks' process groups,
+    and what they left behind, get SIGTERM, then SIGKILL 2 s later; [on stop] runs for at
+    most 5 s), SIGHUP reloads the configuration (a broken one is logged and ignored),
     SIGUSR1 logs how often the event loop woke up and why. Exit status 78 means the
     configuration is invalid, exactly when `gridlock check-config` says so.
     Under journald each entry carries a MESSAGE_ID and GRIDLOCK_* fields.

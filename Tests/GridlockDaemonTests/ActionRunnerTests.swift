@@ -13,6 +13,10 @@ private struct ActionLog {
     var status: LinuxSys.ExitStatus?  // Testing has its own ExitStatus
 }
 
+private func lines(_ pieces: [OutputLineSplitter.Piece]) -> [String] {
+    pieces.compactMap { if case .line(let line) = $0 { line } else { nil } }
+}
+
 private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws -> ActionLog {
     let loop = try EventLoop()
     var log = ActionLog()
@@ -25,7 +29,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
     escalation.due = action.nextDeadline
     loop.deadline("test limit") { _ in overran = true }.due = MonotonicClock.now() + .seconds(limitSeconds)
     let pump = {
-        log.lines += (try? action.drainOutputLines()) ?? []
+        log.lines += lines((try? action.readOutput(now: MonotonicClock.now())) ?? [])
         if action.outputEnded { loop.unwatch(action.outputFD) }
         if log.status == nil { log.status = try? action.reap() }
     }
@@ -39,7 +43,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
     }
     loop.unwatch(action.outputFD)
     if let exitFD = action.exitFD { loop.unwatch(exitFD) }
-    log.lines += try action.drainOutputLines()
+    log.lines += lines(action.finishOutput(now: MonotonicClock.now()))
     return log
 }
 

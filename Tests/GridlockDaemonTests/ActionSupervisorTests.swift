@@ -157,6 +157,29 @@ final class RecordingOwner: ActionSupervisorDelegate {
     }
 }
 
+extension ActionSupervisorTests {
+    @Test("an action's output: 50 lines a second reach the journal, the rest is counted (on a clock that stands still)")
+    func outputIsLimitedPerSecond() throws {
+        let loop = try EventLoop()
+        let stillness = MonotonicClock.now()
+        let supervisor = ActionSupervisor(loop: loop, mode: .pulse, clock: { stillness })
+        let owner = RecordingOwner()
+        supervisor.delegate = owner
+        supervisor.begin(plan(exec: ["/bin/sh", "-c", "i=0; while [ $i -lt 200 ]; do echo line $i; i=$((i+1)); done"]))
+        try loop.run(until: { supervisor.isIdle })
+        let lines = owner.reports.compactMap { if case .output(_, let line) = $0 { line } else { nil } }
+        #expect(lines == (0..<ActionSupervisor.loggedLinesPerSecond).map { "line \($0)" })
+        // "line 50\n" ... "line 199\n": 50 of 8 bytes, 100 of 9.
+        let dropped = ActionReport.outputDropped(pattern: "door", OutputLineSplitter.Dropped(lines: 150, bytes: 1300))
+        #expect(owner.reports.suffix(2) == [dropped, .finished(pattern: "door", duress: false, status: .exited(0))])
+        #expect(dropped.logMessage == "action door: (150 more lines, 1300 bytes dropped)")
+        #expect(dropped.jsonFields?.map { "\($0.0)=\($0.1.plainText)" } == [
+            "event=action-output-dropped", "pattern=door", "lines=150", "bytes=1300",
+        ])
+        #expect(dropped.journalFields.fields["GRIDLOCK_EVENT"] == "action-output-dropped")
+    }
+}
+
 @Suite struct JournalFieldsTests {
     @Test("attempts, lockouts and action exits carry the documented fields; never the nodes")
     func reportsCarryTheirFields() {

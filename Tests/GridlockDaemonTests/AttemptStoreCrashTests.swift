@@ -53,7 +53,7 @@ import Testing
             try process.signalGroup(.kill)
             var status: LinuxSys.ExitStatus?
             while status == nil { status = try process.tryWait(); if status == nil { usleep(1_000) } }
-            let output = String(decoding: try process.readAvailableOutput(), as: UTF8.self)
+            let output = String(decoding: try process.readOutput(maximumBytes: SpawnedProcess.pipeCapacity), as: UTF8.self)
             #expect(!output.contains("corrupt") && !output.contains("error"), "writer saw: \(output)")
             let reported = output.split(separator: "\n").compactMap { line in
                 line.hasPrefix(reportPrefix) ? Int(line.dropFirst(reportPrefix.count)) : nil

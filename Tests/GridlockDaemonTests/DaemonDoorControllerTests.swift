@@ -40,7 +40,7 @@ extension DaemonLoopTests {
     func hooksGetTheirFacts() throws {
         var config = try config(schedule: LockoutSchedule(text: "0,60"))
         config.hooks = [.start: envHook(.start), .failure: envHook(.failure, after: 2), .lockout: envHook(.lockout), .stop: envHook(.stop)]
-        let first = try runDaemon(config: config, frames: "\(directory)/one", stroke: [1, 4, 7, 8, 9]) { outcomes in
+        let first = try runDaemon(config: config, frames: "\(directory)/one", stroke: [1, 4, 7, 8, 9], hooksWritten: [.start]) { outcomes in
             outcomes.contains(.lock(.rejected(nodes: 5, failures: 1)))
         }
         #expect(first.status == 0)
@@ -50,7 +50,9 @@ extension DaemonLoopTests {
         #expect(start["HOME"] == nil && start["GRIDLOCK_PATTERN"] == nil, "nothing inherited: \(start)")
 
         let restored = StateFile.restore(from: config.lockout.stateFile, schedule: config.lockout.schedule)
-        let second = try runDaemon(config: config, saved: restored, frames: "\(directory)/two", stroke: [1, 4, 7, 8, 9], until: Self.lockedOut)
+        let second = try runDaemon(
+            config: config, saved: restored, frames: "\(directory)/two", stroke: [1, 4, 7, 8, 9],
+            hooksWritten: [.failure, .lockout], until: Self.lockedOut)
         #expect(second.status == 0)
         let failure = try #require(hookEnvironment(.failure))
         #expect(failure["GRIDLOCK_EVENT"] == "failure" && failure["GRIDLOCK_FAILURES"] == "2")
@@ -67,7 +69,9 @@ extension DaemonLoopTests {
         var config = try config()
         config.patterns[0].duress = true
         config.hooks = [.unlock: envHook(.unlock), .duress: envHook(.duress)]
-        let run = try runDaemon(config: config, frames: "\(directory)/frames", stroke: [1, 2, 3, 6, 9], until: Self.finishedAction)
+        let run = try runDaemon(
+            config: config, frames: "\(directory)/frames", stroke: [1, 2, 3, 6, 9], hooksWritten: [.unlock, .duress],
+            until: Self.finishedAction)
         #expect(run.outcomes.first == .lock(.accepted(patternName: "door", nodes: 5)))
         #expect(hookEnvironment(.unlock)?["GRIDLOCK_PATTERN"] == "door")
         #expect(hookEnvironment(.duress)?["GRIDLOCK_EVENT"] == "duress")
@@ -93,6 +97,21 @@ extension DaemonLoopTests {
             let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
             #expect(state == nil || state == "Z", "pid \(pid) still runs (\(state.map(String.init) ?? ""))")
         }
+    }
+
+    @Test("stopping: a hook with timeout=0 still running is stopped, not waited for, and [on stop] runs")
+    func stoppingEndsHooksWithoutATimeout() throws {
+        var config = try config()
+        // Waited for, it would hold the stop for 20 s: past runDaemon's 10 s limit, a failure.
+        config.hooks = [
+            .start: HookConfig(argv: ["/bin/sleep", "20"], timeout: nil, source: SourceLocation(file: "test", line: 1)),
+            .stop: envHook(.stop),
+        ]
+        let run = try runDaemon(config: config, frames: "\(directory)/frames", stroke: [1, 4, 7, 8, 9]) { outcomes in
+            outcomes.contains(.lock(.rejected(nodes: 5, failures: 1)))
+        }
+        #expect(run.status == 0)
+        #expect(hookEnvironment(.stop)?["GRIDLOCK_EVENT"] == "stop")
     }
 
     @Test("a pattern with a schedule does not open while the clock is unsynchronised, unless trusted")
@@ -174,7 +193,7 @@ extension DaemonLoopTests {
         var config = try config()
         config.touch.stuckTouch = .milliseconds(200)
         config.hooks = [.tamper: envHook(.tamper)]
-        let run = try runDaemon(config: config, frames: "\(directory)/frames", stroke: [1, 2], lift: false) {
+        let run = try runDaemon(config: config, frames: "\(directory)/frames", stroke: [1, 2], lift: false, hooksWritten: [.tamper]) {
             $0.contains(.lock(.strokeCancelled(.stuckTouch)))
         }
         #expect(run.outcomes == [.lock(.strokeCancelled(.stuckTouch))])

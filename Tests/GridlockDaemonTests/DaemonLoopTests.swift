@@ -56,10 +56,12 @@ final class DaemonLoopTests {
     /// Runs a daemon on the fake touchscreen until `until` says so or `ending` comes (else
     /// 10 s is a failure), after `stroke` was delivered to the device.
     /// Its state is `saved` in the config's state file, or `state` as gridlockd opened it.
+    /// With `hooksWritten`, `until` also waits for those hooks (`envHook`) to have written
+    /// their files: the stop would stop them too.
     func runDaemon(
         config: GridlockConfig, saved: SavedState = .clean, state: StateFile? = nil,
         wallClock: @escaping () -> WallTime = SystemWallClock.now,
-        frames: String, stroke: [Int], lift: Bool = true,
+        frames: String, stroke: [Int], lift: Bool = true, hooksWritten: [HookEvent] = [],
         ending: Ending = .outcome, until done: @escaping ([Daemon.Outcome]) -> Bool = { _ in false }
     ) throws -> Run {
         try Directory.create(frames)
@@ -73,9 +75,22 @@ final class DaemonLoopTests {
             state: state ?? StateFile(path: config.lockout.stateFile, saved: saved), wallClock: wallClock)
         let daemon = try Daemon(options: .init(configPath: "\(directory)/unused.conf"), config: config, parts: parts)
         var run = Run()
+        var closedFiles: Set<String> = []
+        let finished = {
+            done(run.outcomes) && hooksWritten.allSatisfy { closedFiles.contains("\($0.rawValue).env") }
+        }
+        let hookFiles = try Inotify()
+        if !hooksWritten.isEmpty {
+            try hookFiles.watch(directory: directory, mask: UInt32(bitPattern: IN_CLOSE_WRITE))
+            try loop.watch(hookFiles.fileDescriptor, as: "test hook files") {
+                for event in (try? hookFiles.readEvents()) ?? [] { closedFiles.insert(event.name) }
+                if finished() { daemon.stop() }
+            }
+        }
+        defer { loop.unwatch(hookFiles.fileDescriptor) }
         daemon.observe = { outcome in
             run.outcomes.append(outcome)
-            if done(run.outcomes) { daemon.stop() }
+            if finished() { daemon.stop() }
         }
         daemon.service.onPresent = { scene in
             run.scenes.append(scene)
@@ -209,9 +224,8 @@ final class DaemonLoopTests {
         config.lockout.stateFile = "\(directory)/state/attempts"
         config.hooks = [.tamper: envHook(.tamper)]
         let run = try runDaemon(
-            config: config, frames: "\(directory)/frames", stroke: [1, 2, 3, 6, 9]) {
-            $0.contains { if case .lock(.notRecorded) = $0 { true } else { false } }
-        }
+            config: config, frames: "\(directory)/frames", stroke: [1, 2, 3, 6, 9], hooksWritten: [.tamper]
+        ) { $0.contains(.lock(.notRecorded(nodes: 5))) }
         #expect(run.outcomes == [.lock(.notRecorded(nodes: 5))])
         #expect(run.scenes.contains { $0.message == .cannotRecord })
         #expect(!run.scenes.contains { $0.message == .success })

@@ -9,9 +9,27 @@ import Testing
 @Suite struct HookSupervisorTests {
     final class Journal {
         var lines: [(LogPriority, String)] = []
-        func log(_ priority: LogPriority, _ message: String, _ fields: JournalFields) { lines.append((priority, message)) }
+        var onLog: (String) -> Void = { _ in }
+        func log(_ priority: LogPriority, _ message: String, _ fields: JournalFields) {
+            lines.append((priority, message))
+            onLog(message)
+        }
         func messages(containing text: String) -> [String] { lines.map(\.1).filter { $0.contains(text) } }
+        /// What one hook's lines say after `text` was logged.
+        func messages(of event: HookEvent, after text: String) -> [String] {
+            let own = lines.map(\.1).filter { $0.hasPrefix("hook [on \(event.rawValue)]: ") }
+            guard let mark = own.firstIndex(where: { $0.contains(text) }) else { return [] }
+            return own[(mark + 1)...].map { String($0.dropFirst("hook [on \(event.rawValue)]: ".count)) }
+        }
     }
+
+    /// Instants a thousand days ahead, which the loop never reaches by itself: the test
+    /// fires the supervisor's deadlines, so nothing depends on how fast the machine is.
+    final class TestClock {
+        var now = MonotonicClock.now() + .seconds(86_400 * 1000)
+    }
+
+    static let grace = Duration.milliseconds(200)
 
     func hook(_ script: String, timeout: Duration? = .seconds(10)) -> HookConfig {
         HookConfig(argv: ["/bin/sh", "-c", script], timeout: timeout, source: SourceLocation(file: "test.conf", line: 7))
@@ -35,7 +53,10 @@ import Testing
         let output = journal.messages(containing: "hook [on lockout]: line ")
         #expect(output.count == HookSupervisor.loggedLinesPerRun)
         #expect(output.first == "hook [on lockout]: line 0")
-        #expect(journal.messages(containing: "finished: exited with status 0 (4950 more output lines not logged)").count == 1)
+        // "line 50\n" ... "line 4999\n": 50 of 8 bytes, 900 of 9, 4000 of 10.
+        #expect(journal.messages(of: .lockout, after: "line 49") == [
+            "(4950 more lines, 48500 bytes dropped)", "finished: exited with status 0",
+        ])
     }
 
     @Test("a failing hook is logged at warning with its status; one that cannot start, at error with its source")
@@ -78,5 +99,131 @@ import Testing
         #expect(journal.messages(containing: "hook [on tamper]: exceeded its timeout: SIGTERM sent to its process group").count == 1)
         #expect(journal.messages(containing: "hook [on tamper]: exceeded its timeout: SIGKILL sent to its process group").count == 1)
         #expect(journal.messages(containing: "hook [on tamper]: finished: killed by signal 9").count == 1)
+    }
+
+    /// A supervisor on a loop of its own, on `clock`, with a 200 ms grace.
+    func supervisor(_ hooks: [HookEvent: HookConfig], clock: TestClock? = nil) throws -> (EventLoop, HookSupervisor, Journal) {
+        let journal = Journal()
+        let loop = try EventLoop(signals: [.child])
+        let supervisor = HookSupervisor(
+            loop: loop, hooks: hooks, killGrace: Self.grace, clock: clock.map { clock in { clock.now } } ?? MonotonicClock.now,
+            wallClock: { 1_764_547_200 }, journal: journal.log)
+        loop.signalHandler = { [weak supervisor] _ in supervisor?.childExited() }
+        return (loop, supervisor, journal)
+    }
+
+    /// Turns the loop until `condition` holds; a failure after 10 s of real time.
+    func turn(_ loop: EventLoop, until condition: () -> Bool) throws {
+        var overran = false
+        let limit = loop.deadline("test limit") { _ in overran = true }
+        limit.due = MonotonicClock.now() + .seconds(10)
+        try loop.run(until: { condition() || overran })
+        limit.due = nil
+        if overran { Issue.record("still waiting after 10 s") }
+    }
+
+    @Test("stopping: a running hook with timeout=0 gets SIGTERM at once, and SIGKILL when the grace has passed, not before")
+    func stopAllEscalatesAfterTheGrace() throws {
+        let clock = TestClock()
+        let (loop, supervisor, journal) = try supervisor([.start: hook("trap '' TERM; echo ready; sleep 1000", timeout: nil)], clock: clock)
+        supervisor.fire(.start)
+        try turn(loop) { !journal.messages(containing: "hook [on start]: ready").isEmpty }
+
+        let stop = clock.now
+        supervisor.stopAll()
+        #expect(journal.messages(of: .start, after: "ready") == ["gridlockd is stopping: SIGTERM sent to its process group"])
+        #expect(supervisor.nextDeadline == stop + Self.grace)
+        supervisor.handleDeadlines(now: stop + (Self.grace - .nanoseconds(1)))
+        #expect(journal.messages(containing: "SIGKILL").isEmpty)
+        supervisor.handleDeadlines(now: stop + Self.grace)
+        #expect(supervisor.nextDeadline == nil)
+        try turn(loop) { supervisor.isQuiet }
+        #expect(journal.messages(of: .start, after: "ready") == [
+            "gridlockd is stopping: SIGTERM sent to its process group",
+            "gridlockd is stopping: SIGKILL sent to its process group",
+            "finished: killed by signal 9 (SIGKILL)",
+        ])
+    }
+
+    @Test("[on stop] with timeout=0 runs for the stop budget, then SIGTERM, then SIGKILL after the grace; the others stop at once")
+    func stopHookHasABudget() throws {
+        let clock = TestClock()
+        let (loop, supervisor, journal) = try supervisor([
+            .start: hook("trap '' TERM; echo ready; sleep 1000", timeout: nil),
+            .stop: hook("trap '' TERM; echo ready; sleep 1000", timeout: nil),
+        ], clock: clock)
+        supervisor.fire(.start)
+        try turn(loop) { !journal.messages(containing: "hook [on start]: ready").isEmpty }
+
+        let stop = clock.now
+        supervisor.stopAll(runningStopHookWith: HookFacts(device: "/dev/input/event0"))
+        try turn(loop) { !journal.messages(containing: "hook [on stop]: ready").isEmpty }
+        #expect(supervisor.nextDeadline == stop + Self.grace)
+        supervisor.handleDeadlines(now: stop + Self.grace)
+        try turn(loop) { !journal.messages(containing: "hook [on start]: finished").isEmpty }
+        #expect(journal.messages(of: .stop, after: "ready") == [])
+
+        #expect(supervisor.nextDeadline == stop + HookSupervisor.stopBudget)
+        supervisor.handleDeadlines(now: stop + (HookSupervisor.stopBudget - .nanoseconds(1)))
+        #expect(journal.messages(of: .stop, after: "ready") == [])
+        supervisor.handleDeadlines(now: stop + HookSupervisor.stopBudget)
+        #expect(supervisor.nextDeadline == stop + HookSupervisor.stopBudget + Self.grace)
+        supervisor.handleDeadlines(now: stop + HookSupervisor.stopBudget + Self.grace)
+        try turn(loop) { supervisor.isQuiet }
+
+        #expect(journal.messages(of: .start, after: "ready") == [
+            "gridlockd is stopping: SIGTERM sent to its process group",
+            "gridlockd is stopping: SIGKILL sent to its process group",
+            "finished: killed by signal 9 (SIGKILL)",
+        ])
+        #expect(journal.messages(of: .stop, after: "ready") == [
+            "ran past the 5 s a stopping gridlockd gives it: SIGTERM sent to its process group",
+            "ran past the 5 s a stopping gridlockd gives it: SIGKILL sent to its process group",
+            "finished: killed by signal 9 (SIGKILL)",
+        ])
+    }
+
+    @Test("[on stop] with a timeout shorter than the budget keeps its timeout; once stopping, no other event starts anything")
+    func stopHookKeepsAShorterTimeout() throws {
+        let clock = TestClock()
+        let (loop, supervisor, journal) = try supervisor([
+            .stop: hook("echo ready; exec sleep 1000", timeout: .seconds(1)), .failure: hook("echo never"),
+        ], clock: clock)
+        let stop = clock.now
+        supervisor.stopAll(runningStopHookWith: HookFacts())
+        supervisor.fire(.failure, HookFacts(failures: 1))
+        #expect(supervisor.nextDeadline == stop + .seconds(1))
+        try turn(loop) { !journal.messages(containing: "hook [on stop]: ready").isEmpty }
+        supervisor.handleDeadlines(now: stop + .seconds(1))
+        try turn(loop) { supervisor.isQuiet }
+        #expect(journal.messages(of: .stop, after: "ready") == [
+            "exceeded its timeout: SIGTERM sent to its process group", "finished: killed by signal 15 (SIGTERM)",
+        ])
+        #expect(journal.messages(containing: "[on failure]").isEmpty)
+    }
+
+    @Test("a flood in the pipe is read a slice per turn: a deadline set at its first line fires before it is drained")
+    func floodDoesNotStarveTheLoop() throws {
+        // 32 KiB of empty lines, all in the pipe (half its size) before the loop reads any.
+        let (loop, supervisor, journal) = try supervisor([.start: hook("head -c 32768 /dev/zero | tr '\\0' '\\n'")])
+        supervisor.fire(.start)
+        let started = try #require(journal.messages(containing: "started /bin/sh (pid ").first)
+        let pid = try #require(Int32(started.split(separator: " ").last!.dropLast()))
+        #expect(waitUntilNotRunning(pid) == "Z", "the hook has written everything and exited")
+
+        var order: [String] = []
+        let turnOfTheLoop = loop.deadline("turn") { _ in order.append("deadline") }
+        journal.onLog = { message in
+            if message == "hook [on start]: ", order.isEmpty {
+                order.append("first line")
+                turnOfTheLoop.due = MonotonicClock.now()
+            }
+            if message.contains("finished") { order.append("finished") }
+        }
+        try turn(loop) { supervisor.isQuiet }
+        #expect(order == ["first line", "deadline", "finished"])
+        #expect(journal.messages(of: .start, after: "started").suffix(2) == [
+            "(32718 more lines, 32718 bytes dropped)", "finished: exited with status 0",
+        ])
     }
 }

@@ -102,7 +102,7 @@ import Testing
         var output = ""
         while !output.contains("\n") && !process.outputEnded {
             _ = try poller.wait(timeoutMilliseconds: 5000)
-            output += String(decoding: try process.readAvailableOutput(), as: UTF8.self)
+            output += String(decoding: try process.readOutput(maximumBytes: SpawnedProcess.pipeCapacity), as: UTF8.self)
         }
         let grandchild = try #require(pid_t(output.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(processState(grandchild) != nil)
@@ -119,6 +119,28 @@ import Testing
             state = processState(grandchild)
         }
         #expect(state == nil || state == "Z")
+    }
+
+    /// A loop turns after each read, however much the program wrote.
+    @Test func oneReadTakesAtMostWhatWasAskedAndTheRestWaits() throws {
+        let process = try SpawnedProcess.spawn(argv: ["/usr/bin/printf", "12345"], environment: [])
+        let poller = try EventPoller()
+        try #require(process.exitFD.map { try poller.add($0, token: 1) } != nil)
+        _ = try poller.wait(timeoutMilliseconds: 5_000)
+        #expect(try process.tryWait() == .exited(0))
+        #expect(process.outputWaiting == 5)
+        #expect(try process.readOutput(maximumBytes: 2) == Array("12".utf8))
+        #expect(process.outputWaiting == 3)
+        #expect(try process.readOutput(maximumBytes: 4096) == Array("345".utf8))
+        #expect(!process.outputEnded)
+        // EOF once every copy of the write end is closed (another test's spawn may hold one a moment).
+        let output = try EventPoller()
+        try output.add(process.outputFD, token: 2)
+        while !process.outputEnded, try output.wait(timeoutMilliseconds: 5_000).contains(where: { $0.token == 2 }) {
+            #expect(try process.readOutput(maximumBytes: 4096) == [])
+        }
+        #expect(process.outputEnded)
+        #expect(process.outputWaiting == 0)
     }
 
     @Test func signallingAGroupThatIsGoneIsNotAnError() throws {

@@ -32,7 +32,7 @@ func runToEnd(_ process: SpawnedProcess, timeoutSeconds: Int64 = 10) throws -> (
         if MonotonicClock.now() > deadline { throw TimedOut(what: "pid \(process.pid)") }
         if !process.outputEnded {
             _ = try poller.wait(timeoutMilliseconds: 20)
-            output += try process.readAvailableOutput()
+            output += try process.readOutput(maximumBytes: SpawnedProcess.pipeCapacity)
             if process.outputEnded { try poller.remove(process.outputFD) }
         } else {
             usleep(5_000)

@@ -7,6 +7,8 @@ public enum ActionReport: Hashable, Sendable {
     case handedOver(pattern: String)
     case tookBack
     case output(pattern: String, line: String)
+    /// Output left out of the journal: beyond the lines a second may log, or cut off long lines.
+    case outputDropped(pattern: String, OutputLineSplitter.Dropped)
     case couldNotStart(pattern: String, duress: Bool, reason: String)
     case finished(pattern: String, duress: Bool, status: ExitStatus)
     case timedOut(pattern: String, outcome: RunningAction.DeadlineOutcome)
@@ -20,7 +22,7 @@ public enum ActionReport: Hashable, Sendable {
         case .handedOver, .tookBack, .output: .info
         case .finished(_, _, let status): status == .exited(0) ? .info : .warning
         case .timedOut: .warning
-        case .stopping, .leftProcessesBehind: .notice
+        case .stopping, .leftProcessesBehind, .outputDropped: .notice
         case .couldNotStart, .failed: .error
         }
     }
@@ -31,6 +33,7 @@ public enum ActionReport: Hashable, Sendable {
         case .handedOver(let name): "handing the display and touch over to the action for pattern \(name)"
         case .tookBack: "took the display and touch back"
         case .output(let name, let line): "action \(name): \(line)"
+        case .outputDropped(let name, let dropped): "action \(name): \(dropped)"
         case .couldNotStart(_, _, let reason): reason
         case .finished(let name, let duress, let status):
             "action for pattern \(name) \(duress ? "(duress) " : "")finished: \(status)"
@@ -49,6 +52,8 @@ public enum ActionReport: Hashable, Sendable {
         switch self {
         case .output(let name, let line):
             [("event", "action-output"), ("pattern", .string(name)), ("line", .string(line))]
+        case .outputDropped(let name, let dropped):
+            [("event", "action-output-dropped"), ("pattern", .string(name)), ("lines", .int(dropped.lines)), ("bytes", .int(dropped.bytes))]
         case .finished(let name, false, let status):
             [("event", "action"), ("pattern", .string(name))] + Self.fields(of: status)
         case .couldNotStart(let name, false, _):

@@ -10,7 +10,7 @@ public final class ActionRunner {
     public let killGrace: Duration
     public private(set) var current: RunningAction?
 
-    public init(killGrace: Duration = .seconds(2)) {
+    public init(killGrace: Duration = RunningAction.defaultKillGrace) {
         self.killGrace = killGrace
     }
 
@@ -19,9 +19,10 @@ public final class ActionRunner {
     }
 
     /// `argv[0]` must be a path (no PATH search). `now` is CLOCK_MONOTONIC, the
-    /// clock of the loop's deadlines.
+    /// clock of the loop's deadlines. `outputBudget` limits the lines its output gives.
     public func start(
-        patternName: String, argv: [String], timeout: Duration, now: Instant
+        patternName: String, argv: [String], timeout: Duration, now: Instant,
+        outputBudget: OutputLineSplitter.Budget = .unlimited
     ) throws(ActionRunnerError) -> RunningAction {
         if let current, current.exitStatus == nil {
             throw .alreadyRunning(patternName: current.patternName, pid: current.pid)
@@ -36,7 +37,8 @@ public final class ActionRunner {
             throw .spawnFailed(patternName: patternName, error)
         }
         let action = RunningAction(
-            patternName: patternName, process: process, deadline: now + timeout, killGrace: killGrace)
+            patternName: patternName, process: process, deadline: now + timeout, killGrace: killGrace,
+            outputBudget: outputBudget)
         current = action
         return action
     }

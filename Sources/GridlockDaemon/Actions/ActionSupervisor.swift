@@ -16,14 +16,19 @@ public protocol ActionSupervisorDelegate: AnyObject {
 /// Runs what an accepted pattern runs, one program at a time: its `duress-exec=` first
 /// and silently, then its `exec=`; each without a shell, in its own process group, with
 /// the `[action] timeout=` enforced (SIGTERM, then SIGKILL) and its output turned into
-/// lines. Both `gridlockd` and `gridlock replay` run their actions through this, on an
-/// `EventLoop`, so a replay's outcome is the daemon's.
+/// lines, a slice per turn of the loop and at most `loggedLinesPerSecond` of them (the
+/// rest counted). Both `gridlockd` and `gridlock replay` run their actions through this,
+/// on an `EventLoop`, so a replay's outcome is the daemon's.
 public final class ActionSupervisor {
+    /// A relay program says a line or two; a session in handover mode may log for hours.
+    public static let loggedLinesPerSecond = 50
+
     public var mode: ActionMode
     public weak var delegate: ActionSupervisorDelegate?
 
     private let loop: EventLoop
     private let runner: ActionRunner
+    private let clock: () -> Instant
     private var plan: UnlockActionPlan?
     private var queue: [(argv: [String], silent: Bool)] = []
     private var running: (action: RunningAction, silent: Bool)?
@@ -33,10 +38,14 @@ public final class ActionSupervisor {
     private var lingering: [RunningAction] = []
     private var timeout: EventLoop.Deadline!
 
-    public init(loop: EventLoop, mode: ActionMode, runner: ActionRunner = ActionRunner()) {
+    public init(
+        loop: EventLoop, mode: ActionMode, runner: ActionRunner = ActionRunner(),
+        clock: @escaping () -> Instant = MonotonicClock.now
+    ) {
         self.loop = loop
         self.mode = mode
         self.runner = runner
+        self.clock = clock
         timeout = loop.deadline("action timeout") { [unowned self] now in enforceTimeout(now: now) }
     }
 
@@ -52,6 +61,12 @@ public final class ActionSupervisor {
 
     /// The pattern whose action runs now, if any.
     public var runningPattern: String? { running == nil ? nil : plan?.patternName }
+
+    /// The process groups it still answers for (each led by the program it started): the
+    /// running program's, and those of ended ones whose leftovers wait for their timeout.
+    public var processGroups: [OwnedProcessGroup] {
+        ((running.map { [$0.action] } ?? []) + lingering.filter { $0.nextDeadline != nil }).map(\.processGroup)
+    }
 
     /// Starts what `plan` runs; its end comes back through `actionsFinished()`.
     public func begin(_ plan: UnlockActionPlan) {
@@ -69,7 +84,7 @@ public final class ActionSupervisor {
     /// period) and drops the rest of the queue; the loop must run until `isIdle`.
     public func stopAll() {
         queue = []
-        let now = MonotonicClock.now()
+        let now = clock()
         for action in (running.map { [$0.action] } ?? []) + lingering {
             delegate?.report(.stopping(pattern: action.patternName))
             do {
@@ -96,8 +111,10 @@ public final class ActionSupervisor {
         }
         let action: RunningAction
         do {
+            // The silent program's lines are never shown, so none is ever made.
             action = try runner.start(
-                patternName: plan.patternName, argv: argv, timeout: plan.enforcedTimeout, now: MonotonicClock.now())
+                patternName: plan.patternName, argv: argv, timeout: plan.enforcedTimeout, now: clock(),
+                outputBudget: silent ? .perRun(0) : .perSecond(Self.loggedLinesPerSecond))
             try action.watch(on: loop, as: "action") { [unowned self] in pump() }
         } catch {
             delegate?.report(.couldNotStart(pattern: plan.patternName, duress: silent, reason: "\(error)"))
@@ -108,15 +125,18 @@ public final class ActionSupervisor {
         rearmTimeout()
     }
 
-    /// Output and exit of the running program.
+    /// Output and exit of the running program: one slice of output per call.
     private func pump() {
         guard let (action, silent) = running else { return }
         do {
-            report(lines: try action.drainOutputLines(), of: action, silent: silent)
+            report(try action.readOutput(now: clock()), of: action, silent: silent)
             if action.outputEnded { loop.unwatch(action.outputFD) }
             guard let status = try action.reap() else { return }
-            // What is already in the pipe is shown; a grandchild keeping it open is not waited for.
-            report(lines: try action.drainOutputLines(), of: action, silent: silent)
+            action.unwatchExit(from: loop)
+            // What the pipe held at the exit is shown, a slice per round, before the end;
+            // a process left behind that keeps it open is not waited for.
+            guard action.outputSettled else { return }
+            report(action.finishOutput(now: clock()), of: action, silent: silent)
             delegate?.report(.finished(pattern: action.patternName, duress: silent, status: status))
             if action.leftProcessesBehind {
                 lingering.append(action)
@@ -129,9 +149,14 @@ public final class ActionSupervisor {
         endAction(silent: silent)
     }
 
-    private func report(lines: [String], of action: RunningAction, silent: Bool) {
+    private func report(_ pieces: [OutputLineSplitter.Piece], of action: RunningAction, silent: Bool) {
         guard !silent else { return }
-        for line in lines { delegate?.report(.output(pattern: action.patternName, line: line)) }
+        for piece in pieces {
+            switch piece {
+            case .line(let line): delegate?.report(.output(pattern: action.patternName, line: line))
+            case .dropped(let dropped): delegate?.report(.outputDropped(pattern: action.patternName, dropped))
+            }
+        }
     }
 
     private func endAction(silent: Bool) {

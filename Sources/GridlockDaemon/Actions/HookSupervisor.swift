@@ -35,32 +35,61 @@ public struct HookFacts: Hashable, Sendable {
 /// left to run while the loop goes on drawing; none can open anything. At most one program
 /// per event runs at a time; events that come while it runs are folded into one more run
 /// with the newest facts (a hundred wrong tries are not a hundred processes). Each is
-/// stopped at its timeout like an action (SIGTERM, then SIGKILL, to its process group).
+/// stopped at its timeout like an action (SIGTERM, then SIGKILL, to its process group),
+/// and all of them when the daemon stops, whatever their timeout; `[on stop]` then runs
+/// for at most `stopBudget`.
 public final class HookSupervisor {
     /// Lines of one run's output that reach the journal; the rest is counted, not logged.
     public static let loggedLinesPerRun = 50
+    /// How long a stopping gridlockd lets `[on stop]` run, whatever its `timeout=` (0
+    /// included): enough for a message to a broker or a webhook on a slow network, short
+    /// enough that a restart is not held up (then SIGTERM, and SIGKILL after the grace).
+    public static let stopBudget: Duration = .seconds(5)
+
+    /// Why a run's deadline is what it is, named in the journal when it passes.
+    private enum Limit {
+        case timeout
+        case stopBudget
+        case daemonStopping
+
+        func passed(_ outcome: RunningAction.DeadlineOutcome) -> String {
+            let signal = outcome == .terminated ? "SIGTERM" : "SIGKILL"
+            switch self {
+            case .timeout: return "exceeded its timeout: \(signal) sent to its process group"
+            case .stopBudget:
+                return "ran past the \(HookSupervisor.stopBudget.components.seconds) s a stopping gridlockd gives it: \(signal) sent to its process group"
+            case .daemonStopping: return "gridlockd is stopping: \(signal) sent to its process group"
+            }
+        }
+    }
 
     private let loop: EventLoop
     private var hooks: [HookEvent: HookConfig]
     private let killGrace: Duration
+    private let clock: () -> Instant
     private let wallClock: () -> Int64
     private let journal: (LogPriority, String, JournalFields) -> Void
-    private var running: [HookEvent: (action: RunningAction, lines: Int)] = [:]
+    private var running: [HookEvent: (action: RunningAction, limit: Limit)] = [:]
     private var waiting: [HookEvent: HookFacts] = [:]
     private var lingering: [RunningAction] = []
+    private var stopping = false
     private var timeout: EventLoop.Deadline!
 
+    /// `clock` is CLOCK_MONOTONIC, the clock of the loop's deadlines (a test may give
+    /// instants the loop never reaches, and call `handleDeadlines` itself).
     public init(
-        loop: EventLoop, hooks: [HookEvent: HookConfig], killGrace: Duration = .seconds(2),
+        loop: EventLoop, hooks: [HookEvent: HookConfig], killGrace: Duration = RunningAction.defaultKillGrace,
+        clock: @escaping () -> Instant = MonotonicClock.now,
         wallClock: @escaping () -> Int64 = { SystemWallClock.now().epochSeconds },
         journal: @escaping (LogPriority, String, JournalFields) -> Void = { Journal.log($0, $1, $2) }
     ) {
         self.loop = loop
         self.hooks = hooks
         self.killGrace = killGrace
+        self.clock = clock
         self.wallClock = wallClock
         self.journal = journal
-        timeout = loop.deadline("hook timeout") { [unowned self] now in enforceTimeouts(now: now) }
+        timeout = loop.deadline("hook timeout") { [unowned self] now in handleDeadlines(now: now) }
     }
 
     /// A reloaded configuration: runs in flight finish under the old one.
@@ -75,10 +104,19 @@ public final class HookSupervisor {
         return running.isEmpty && waiting.isEmpty && lingering.isEmpty
     }
 
+    /// The process groups it still answers for: each running hook's, and those of ended
+    /// ones whose leftovers wait for their timeout.
+    public var processGroups: [OwnedProcessGroup] {
+        (running.values.map(\.action) + lingering.filter { $0.nextDeadline != nil }).map(\.processGroup)
+    }
+
+    /// When the loop next calls `handleDeadlines`, if anything is due at all.
+    var nextDeadline: Instant? { timeout.due }
+
     /// Runs the hook of `event`, if one is configured (and for `failure`, if the count has
-    /// reached its `after=`).
+    /// reached its `after=`). Once the daemon stops, nothing more starts.
     public func fire(_ event: HookEvent, _ facts: HookFacts = HookFacts()) {
-        guard let hook = hooks[event] else { return }
+        guard !stopping, let hook = hooks[event] else { return }
         if event == .failure, (facts.failures ?? 0) < hook.after { return }
         if running[event] != nil {
             if waiting[event] == nil {
@@ -87,22 +125,35 @@ public final class HookSupervisor {
             waiting[event] = facts
             return
         }
-        start(event, hook, facts)
+        start(event, hook, facts, limit: .timeout)
     }
 
-    /// SIGTERM to every hook still running (the daemon stops), SIGKILL after the grace
-    /// period; the loop must run until `isQuiet`.
-    public func stopAll() {
+    /// The daemon stops: every hook still running, and what ended ones left in their
+    /// groups, gets SIGTERM now, whatever its timeout (SIGKILL after the grace); nothing
+    /// waiting runs. Then `[on stop]` starts with `stopFacts`, for at most `stopBudget`
+    /// (or its `timeout=`, if shorter). The loop must run until `isQuiet`.
+    public func stopAll(runningStopHookWith stopFacts: HookFacts? = nil) {
+        stopping = true
         waiting = [:]
-        let now = MonotonicClock.now()
-        for action in running.values.map(\.action) + lingering {
-            try? action.terminate(now: now)
+        let now = clock()
+        for (event, entry) in running {
+            do {
+                guard try entry.action.terminate(now: now) else { continue }
+                log(.notice, event, Limit.daemonStopping.passed(.terminated))
+                running[event]?.limit = .daemonStopping
+            } catch {
+                log(.error, event, "\(error)")
+            }
+        }
+        for action in lingering { _ = try? action.terminate(now: now) }
+        if let stopFacts, let hook = hooks[.stop], running[.stop] == nil {
+            start(.stop, hook, stopFacts, limit: hook.timeout.map { $0 <= Self.stopBudget } == true ? .timeout : .stopBudget)
         }
         rearmTimeout()
     }
 
-    private func start(_ event: HookEvent, _ hook: HookConfig, _ facts: HookFacts) {
-        let now = MonotonicClock.now()
+    private func start(_ event: HookEvent, _ hook: HookConfig, _ facts: HookFacts, limit: Limit) {
+        let now = clock()
         let process: SpawnedProcess
         do {
             process = try SpawnedProcess.spawn(argv: hook.argv, environment: facts.environment(for: event, wallTime: wallClock()))
@@ -110,19 +161,20 @@ public final class HookSupervisor {
             log(.error, event, "could not start \(hook.argv[0]): \(error) (set at \(hook.source))")
             return
         }
+        let allowed = limit == .stopBudget ? Self.stopBudget : hook.timeout ?? .seconds(86_400 * 365)
         let action = RunningAction(
-            patternName: "on \(event.rawValue)", process: process,
-            deadline: now + (hook.timeout ?? .seconds(86_400 * 365)), killGrace: killGrace)
+            patternName: "on \(event.rawValue)", process: process, deadline: now + allowed, killGrace: killGrace,
+            outputBudget: .perRun(Self.loggedLinesPerRun))
         do {
             try action.watch(on: loop, as: "hook") { [unowned self] in pump(event) }
         } catch {
             log(.error, event, "cannot watch its process: \(error); stopping it")
-            try? action.terminate(now: now)
+            _ = try? action.terminate(now: now)
             lingering.append(action)
             rearmTimeout()
             return
         }
-        running[event] = (action, 0)
+        running[event] = (action, limit)
         log(.info, event, "started \(hook.argv[0]) (pid \(action.pid))")
         rearmTimeout()
     }
@@ -132,16 +184,17 @@ public final class HookSupervisor {
         for event in Array(running.keys) { pump(event) }
     }
 
+    /// Output (one slice per call) and exit of a running hook.
     private func pump(_ event: HookEvent) {
         guard let (action, _) = running[event] else { return }
         do {
-            logOutput(try action.drainOutputLines(), of: event)
+            logOutput(try action.readOutput(now: clock()), of: event)
             if action.outputEnded { loop.unwatch(action.outputFD) }
             guard let status = try action.reap() else { return }
-            logOutput(try action.drainOutputLines(), of: event)
-            let dropped = max(0, (running[event]?.lines ?? 0) - Self.loggedLinesPerRun)
-            log(status == .exited(0) ? .info : .warning, event,
-                "finished: \(status)" + (dropped > 0 ? " (\(dropped) more output lines not logged)" : ""),
+            action.unwatchExit(from: loop)
+            guard action.outputSettled else { return }
+            logOutput(action.finishOutput(now: clock()), of: event)
+            log(status == .exited(0) ? .info : .warning, event, "finished: \(status)",
                 fields: ["GRIDLOCK_EXIT_STATUS": String(status.shellStatus)])
             if action.leftProcessesBehind { lingering.append(action) }
         } catch {
@@ -150,22 +203,27 @@ public final class HookSupervisor {
         action.unwatch(from: loop)
         running[event] = nil
         rearmTimeout()
-        if let facts = waiting.removeValue(forKey: event), let hook = hooks[event] { start(event, hook, facts) }
+        if let facts = waiting.removeValue(forKey: event), let hook = hooks[event] { start(event, hook, facts, limit: .timeout) }
     }
 
-    private func logOutput(_ lines: [String], of event: HookEvent) {
-        guard var entry = running[event] else { return }
-        for line in lines {
-            entry.lines += 1
-            if entry.lines <= Self.loggedLinesPerRun { log(.info, event, line) }
+    private func logOutput(_ pieces: [OutputLineSplitter.Piece], of event: HookEvent) {
+        for piece in pieces {
+            switch piece {
+            case .line(let line): log(.info, event, line)
+            case .dropped(let dropped): log(.notice, event, "\(dropped)")
+            }
         }
-        running[event] = entry
     }
 
-    private func enforceTimeouts(now: Instant) {
+    /// The loop's `hook timeout` deadline: each run whose deadline has passed escalates.
+    func handleDeadlines(now: Instant) {
         for (event, entry) in running {
-            if let outcome = try? entry.action.handleDeadline(now: now) {
-                log(.warning, event, "exceeded its timeout: \(outcome == .terminated ? "SIGTERM" : "SIGKILL") sent to its process group")
+            do {
+                if let outcome = try entry.action.handleDeadline(now: now) {
+                    log(.warning, event, entry.limit.passed(outcome))
+                }
+            } catch {
+                log(.error, event, "\(error)")
             }
         }
         for action in lingering { _ = try? action.handleDeadline(now: now) }

@@ -5,6 +5,15 @@ import LinuxSys
 /// `exitFD` on the loop, calls `handleDeadline(now:)` at `nextDeadline` and `reap()`
 /// when the process may have ended.
 public final class RunningAction {
+    /// SIGTERM to SIGKILL, for actions and hooks alike, at a timeout and when the daemon stops.
+    public static let defaultKillGrace: Duration = .seconds(2)
+    /// The most output one `readOutput` takes from the pipe before the loop turns.
+    public static let outputSliceBytes = 4096
+    /// What is read after the program ended, before its end is reported: what the pipe
+    /// held then (its default size). A process it left behind that keeps writing is not
+    /// waited for; what it leaves unread is counted as dropped.
+    public static let outputAfterExitBytes = SpawnedProcess.pipeCapacity
+
     public enum DeadlineOutcome: Hashable, Sendable {
         /// The timeout passed: SIGTERM went to the process group.
         case terminated
@@ -18,18 +27,26 @@ public final class RunningAction {
     public let killGrace: Duration
 
     private let process: SpawnedProcess
-    private var splitter = OutputLineSplitter()
+    private var splitter: OutputLineSplitter
+    private var bytesAfterExit = 0
     private var killAt: Instant?
     private var killed = false
 
-    init(patternName: String, process: SpawnedProcess, deadline: Instant, killGrace: Duration) {
+    init(
+        patternName: String, process: SpawnedProcess, deadline: Instant, killGrace: Duration,
+        outputBudget: OutputLineSplitter.Budget = .unlimited
+    ) {
         self.patternName = patternName
         self.process = process
         self.deadline = deadline
         self.killGrace = killGrace
+        splitter = OutputLineSplitter(budget: outputBudget)
     }
 
     public var pid: Int32 { process.pid }
+
+    /// Its process group (led by it), for whoever must know which groups are answered for.
+    public var processGroup: OwnedProcessGroup { OwnedProcessGroup(id: pid, nextDeadline: nextDeadline) }
     /// Merged stdout and stderr, non-blocking. Remove it from the poller once
     /// `outputEnded`: at EOF it stays readable.
     public var outputFD: FileDescriptor { process.outputFD }
@@ -48,8 +65,9 @@ public final class RunningAction {
 
     /// The program ended but processes it started still run in its group: they are
     /// stopped at its deadline like the program itself would have been.
-    /// After SIGKILL to the group nothing in it runs any more (a zombie waiting for init
-    /// to reap it still counts as a member, but it is no leftover).
+    /// After SIGKILL to the group nothing in it runs any more (a zombie waiting for its
+    /// reaper, init or gridlockd as child subreaper, still counts as a member, but it is
+    /// no leftover).
     public var leftProcessesBehind: Bool { exitStatus != nil && !killed && process.groupHasMembers }
 
     /// Escalates if a deadline has passed: SIGTERM to the group at `deadline`, then
@@ -68,19 +86,36 @@ public final class RunningAction {
     }
 
     /// Stops it now rather than at its timeout (the daemon is stopping): SIGTERM to the
-    /// group, and SIGKILL `killGrace` later if it is still there.
-    public func terminate(now: Instant) throws(SystemCallError) {
-        guard !killed, killAt == nil, exitStatus == nil || leftProcessesBehind else { return }
+    /// group, and SIGKILL `killGrace` later if it is still there. False when that was
+    /// under way already, or nothing is left to stop.
+    @discardableResult
+    public func terminate(now: Instant) throws(SystemCallError) -> Bool {
+        guard !killed, killAt == nil, exitStatus == nil || leftProcessesBehind else { return false }
         try process.signalGroup(.terminate)
         killAt = now + killGrace
+        return true
     }
 
-    /// Complete lines available now. The held partial line is released at EOF, or once
-    /// the action has been reaped and nothing more is waiting in the pipe.
-    public func drainOutputLines() throws(SystemCallError) -> [String] {
-        var lines = splitter.append(try process.readAvailableOutput())
-        if process.outputEnded || exitStatus != nil { lines += splitter.finish() }
-        return lines
+    /// One slice of output (at most `outputSliceBytes`) as what the journal gets of it.
+    /// Call it each time `outputFD` is readable: more waiting keeps it readable.
+    public func readOutput(now: Instant) throws(SystemCallError) -> [OutputLineSplitter.Piece] {
+        let bytes = try process.readOutput(maximumBytes: Self.outputSliceBytes)
+        if exitStatus != nil { bytesAfterExit += bytes.count }
+        return splitter.append(bytes, at: now)
+    }
+
+    /// Nothing more is to be read before the end is reported: the pipe is at EOF, or the
+    /// program was reaped and the pipe holds nothing more (or all the program could have
+    /// left in it has been read). Until then the loop comes back through `outputFD`.
+    public var outputSettled: Bool {
+        if process.outputEnded { return true }
+        guard exitStatus != nil else { return false }
+        return bytesAfterExit >= Self.outputAfterExitBytes || process.outputWaiting == 0
+    }
+
+    /// The held partial line and the count of what was left out, once `outputSettled`.
+    public func finishOutput(now: Instant) -> [OutputLineSplitter.Piece] {
+        splitter.finish(at: now, unreadBytes: process.outputWaiting)
     }
 
     /// The exit status once the action's process has ended; nil while it runs.
@@ -105,11 +140,28 @@ public final class RunningAction {
 
     func unwatch(from loop: EventLoop) {
         loop.unwatch(outputFD)
+        unwatchExit(from: loop)
+    }
+
+    /// Once reaped: the pidfd stays readable, and the output brings the loop back alone.
+    func unwatchExit(from loop: EventLoop) {
         if let exitFD { loop.unwatch(exitFD) }
     }
 
     /// For the loop's own policy, e.g. stopping what a finished action left behind.
     public func signalGroup(_ signal: Signal) throws(SystemCallError) {
         try process.signalGroup(signal)
+    }
+}
+
+/// A process group a supervisor answers for, and when it next acts on it (the program's
+/// timeout, or SIGKILL after the grace); nil once nothing more is due.
+public struct OwnedProcessGroup: Hashable, Sendable {
+    public var id: Int32
+    public var nextDeadline: Instant?
+
+    public init(id: Int32, nextDeadline: Instant?) {
+        self.id = id
+        self.nextDeadline = nextDeadline
     }
 }

@@ -1,8 +1,8 @@
 import GridlockCore
 import LinuxSys
 
-/// The daemon's signals: TERM/INT stop, HUP reloads, CHLD reaps the action, USR1 logs
-/// how often and why the loop woke.
+/// The daemon's signals: TERM/INT stop, HUP reloads, CHLD reaps actions, hooks and what
+/// they left orphaned, USR1 logs how often and why the loop woke.
 extension Daemon {
     /// What `DaemonParts` blocks and routes through the loop.
     public static let handledSignals: [Signal] = [.terminate, .interrupt, .hangUp, .child, .pipe, .user1]
@@ -17,6 +17,8 @@ extension Daemon {
         case .child:
             supervisor.childExited()
             alarms.hooks.childExited()
+            // After them: what they reap is theirs.
+            strays?.childExited()
         case .user1:
             Journal.log(.info, "event loop: \(loop.wakeUps)")
         default:

@@ -40,6 +40,8 @@ public final class Daemon {
     let supervisor: ActionSupervisor
     /// `[on EVENT]` programs beside the lock, and when a vanished device is tamper.
     let alarms: DoorAlarms
+    /// What hooks and actions left orphaned, when this process adopts it (gridlockd).
+    let strays: StrayProcesses?
     /// Schedules and uses between a matching hash and the lock machine.
     let gate: PatternGate
     let service: LockService
@@ -87,6 +89,9 @@ public final class Daemon {
         alarms = DoorAlarms(hooks: HookSupervisor(
             loop: loop, hooks: options.mode == .unlock && !options.benchStartup ? config.hooks : [:],
             wallClock: { wallClock().epochSeconds }))
+        strays = parts.adoptsOrphans
+            ? StrayProcesses(loop: loop, ownedGroups: { [supervisor, alarms] in supervisor.processGroups + alarms.hooks.processGroups })
+            : nil
         blanker = ScreenBlanker(timeout: config.display.blankAfter, now: lastTime)
         let output = parts.output
         let renderer: SceneRenderer
@@ -318,10 +323,11 @@ public final class Daemon {
         systemd.stopping()
         supervisor.stopAll()
         feedback.stop()
-        // The stop hook runs to its end (or its timeout) like any other still running.
+        // Every hook still running is stopped too; [on stop] runs within its budget.
         alarms.stopping(device: touch.devicePath)
+        strays?.stopAll()
         do {
-            try loop.run(until: { supervisor.isQuiet && alarms.isQuiet })
+            try loop.run(until: { supervisor.isQuiet && alarms.isQuiet && strays?.isQuiet != false })
         } catch {
             Journal.log(.error, "event loop while stopping the action: \(error)")
         }

@@ -21,13 +21,18 @@ public struct DaemonParts {
     public var beeper: BeeperSource?
     /// Where drawn patterns are checked; nil: a thread of their own (`BackgroundVerifier`).
     public var verifier: PatternVerifying?
+    /// This process is the child subreaper of what its programs start: the daemon stops
+    /// and reaps the orphans it is handed (`StrayProcesses`). Never in a test process,
+    /// whose other children are not the daemon's.
+    public var adoptsOrphans: Bool
 
     public init(
         loop: EventLoop, output: DisplayOutput, touch: TouchSource, supervisor: ActionSupervisor,
         state: StateFile = StateFile(path: nil), clock: @escaping () -> Instant = MonotonicClock.now,
         wallClock: @escaping () -> WallTime = SystemWallClock.now,
         notifier: SystemdNotifier? = nil, watchdogInterval: Duration? = nil, beeper: BeeperSource? = nil,
-        verifier: PatternVerifying? = nil
+        verifier: PatternVerifying? = nil,
+        adoptsOrphans: Bool = false
     ) {
         self.loop = loop
         self.output = output
@@ -40,6 +45,7 @@ public struct DaemonParts {
         self.watchdogInterval = watchdogInterval
         self.beeper = beeper
         self.verifier = verifier
+        self.adoptsOrphans = adoptsOrphans
     }
 
     /// The devices, loop and supervisor `config` asks for. The loop comes first: it
@@ -70,7 +76,20 @@ public struct DaemonParts {
                 : StateFile(path: nil),
             notifier: SystemdNotifier.fromEnvironment(),
             watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment(),
-            beeper: options.benchStartup ? nil : Self.beeper(for: config.feedback.beeper))
+            beeper: options.benchStartup ? nil : Self.beeper(for: config.feedback.beeper),
+            adoptsOrphans: counting && Self.becomeSubreaper())
+    }
+
+    /// So that what a hook or an action starts in a session of its own (`setsid -f`) is
+    /// handed to gridlockd when its parent ends, not to init, and can be stopped.
+    static func becomeSubreaper() -> Bool {
+        do {
+            try ChildProcesses.becomeSubreaper()
+            return true
+        } catch {
+            Journal.log(.warning, "cannot adopt the orphans of hooks and actions: \(error); what one starts in a session of its own may outlive gridlockd")
+            return false
+        }
     }
 }
 

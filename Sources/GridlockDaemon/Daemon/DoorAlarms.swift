@@ -18,7 +18,8 @@ final class DoorAlarms {
 
     func started(device: String?) { hooks.fire(.start, HookFacts(device: device)) }
 
-    func stopping(device: String?) { hooks.fire(.stop, HookFacts(device: device)) }
+    /// Every hook still running is stopped; `[on stop]` runs within its budget.
+    func stopping(device: String?) { hooks.stopAll(runningStopHookWith: HookFacts(device: device)) }
 
     func unlocked(by plan: UnlockActionPlan, device: String?) {
         hooks.fire(.unlock, HookFacts(pattern: plan.patternName, device: device))

@@ -89,7 +89,7 @@ extension ActionReport {
             return JournalFields(messageID: JournalCatalog.duress, fields: ["GRIDLOCK_EVENT": "duress", "GRIDLOCK_PATTERN": name])
         case .tookBack:
             return JournalFields(messageID: JournalCatalog.action, fields: ["GRIDLOCK_EVENT": "took-back"])
-        case .handedOver(let name), .output(let name, _), .couldNotStart(let name, _, _), .timedOut(let name, _),
+        case .handedOver(let name), .output(let name, _), .outputDropped(let name, _), .couldNotStart(let name, _, _), .timedOut(let name, _),
              .stopping(let name), .leftProcessesBehind(let name), .failed(let name, _):
             return JournalFields(messageID: JournalCatalog.action, fields: ["GRIDLOCK_EVENT": event, "GRIDLOCK_PATTERN": name])
         }
@@ -99,6 +99,7 @@ extension ActionReport {
         switch self {
         case .handedOver: "handed-over"
         case .output: "action-output"
+        case .outputDropped: "action-output-dropped"
         case .couldNotStart: "action-not-started"
         case .timedOut: "action-timeout"
         case .stopping: "action-stopping"
