@@ -59,7 +59,7 @@ import Testing
         var output: [UInt8] = []
         while !process.outputEnded {
             _ = process.outputFD.waitUntilReadable(milliseconds: 1_000)
-            output += try process.readAvailableOutput()
+            output += try process.readOutput(maximumBytes: SpawnedProcess.pipeCapacity)
         }
         let status = try process.waitForExit().status
         #expect(status == .exited(0), "\(input.testDescription): the replay ended with \(status)")
