@@ -85,16 +85,18 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
         let action = try ActionRunner().start(
             patternName: "stubborn",
             argv: ["/bin/sh", "-c", "trap '' TERM; sleep 100 & echo $!; wait; wait"],
-            timeout: .milliseconds(300), now: start)
-        #expect(action.nextDeadline == start + .milliseconds(300))
+            timeout: .seconds(1), now: start)
+        // The timeout leaves the shell a second to set its trap: one that arrived first
+        // would end it with SIGTERM alone.
+        #expect(action.nextDeadline == start + .seconds(1))
 
         let log = try runToEnd(action)
         #expect(log.status == .signaled(SIGKILL))
         #expect(log.outcomes.map(\.0) == [.terminated, .killed])
         if log.outcomes.count == 2 {
-            #expect(log.outcomes[0].1 >= start + .milliseconds(300))
+            #expect(log.outcomes[0].1 >= start + .seconds(1))
+            // Never early; how late a loaded machine is, is no assertion.
             #expect(log.outcomes[1].1.duration(since: log.outcomes[0].1) >= .seconds(2))
-            #expect(log.outcomes[1].1.duration(since: log.outcomes[0].1) < .seconds(3))
         }
         #expect(action.nextDeadline == nil)
 

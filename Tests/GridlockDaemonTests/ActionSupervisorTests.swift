@@ -89,7 +89,8 @@ final class RecordingOwner: ActionSupervisorDelegate {
     @Test("the timeout sends SIGTERM to the group; one that ignores it gets SIGKILL after the grace")
     func timeoutEscalates() throws {
         let owner = try run(
-            plan(exec: ["/bin/sh", "-c", "trap '' TERM; sleep 100"], timeout: .milliseconds(100)),
+            // A second for the shell to set its trap before the SIGTERM comes.
+            plan(exec: ["/bin/sh", "-c", "trap '' TERM; sleep 100"], timeout: .seconds(1)),
             runner: ActionRunner(killGrace: .milliseconds(200)))
         #expect(owner.reports == [
             .timedOut(pattern: "door", outcome: .terminated),
@@ -144,8 +145,10 @@ final class RecordingOwner: ActionSupervisorDelegate {
         let supervisor = ActionSupervisor(loop: loop, mode: .pulse, runner: ActionRunner(killGrace: .milliseconds(200)))
         let owner = RecordingOwner()
         supervisor.delegate = owner
-        supervisor.begin(plan(exec: ["/bin/sh", "-c", "(trap '' TERM; sleep 100) & echo $!"], timeout: .seconds(60)))
-        try loop.run(until: { supervisor.isIdle })
+        // The leftover says when it ignores SIGTERM: a stop sent before its trap was set would
+        // end it with SIGTERM alone, and the SIGKILL this test is about would never be needed.
+        supervisor.begin(plan(exec: ["/bin/sh", "-c", "(trap '' TERM; echo ignoring; exec sleep 100) & echo $!"], timeout: .seconds(60)))
+        try loop.run(until: { supervisor.isIdle && owner.reports.contains(.output(pattern: "door", line: "ignoring")) })
         let leftover = try #require(owner.firstPrintedPID)
         supervisor.stopAll()
         try loop.run(until: { supervisor.isQuiet })
