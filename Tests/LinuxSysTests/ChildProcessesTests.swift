@@ -5,9 +5,13 @@ import Testing
 /// This process as a parent, on real children. (Becoming a subreaper is left to the
 /// end-to-end checks: here it would hand the test runner every other test's orphans.)
 @Suite struct ChildProcessesTests {
-    /// Polls /proc until `pid` is a zombie: ended, not reaped.
+    /// Blocks until the child `pid` has ended, leaving it unreaped (WNOWAIT): a zombie.
+    /// No polling and no time limit: the wait ends exactly when the child does.
     func waitUntilEnded(_ pid: pid_t) -> Bool {
-        for _ in 0..<500 where processState(pid) != "Z" { usleep(10_000) }
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 {
+            guard errno == EINTR else { return false }
+        }
         return processState(pid) == "Z"
     }
 
