@@ -5,9 +5,10 @@ import GridlockCore
 /// a ready descriptor, a due deadline or a signal; with none of them pending it sleeps
 /// in the kernel with no timeout.
 ///
-/// Not thread-safe: it belongs to the thread that runs it (other threads wake it
-/// through an `EventFD` it watches). Handlers run on that thread, one at a time, and
-/// may watch, unwatch and reschedule freely.
+/// Not thread-safe: it belongs to the thread that runs it. Work for another thread goes
+/// through `runInBackground(_:then:)`, whose results come back on the loop's thread
+/// through the one eventfd the loop keeps for that. Handlers run on that thread, one at
+/// a time, and may watch, unwatch and reschedule freely.
 public final class EventLoop {
     /// A named moment at which a handler runs once; set `due` again to run it again.
     public final class Deadline {
@@ -38,6 +39,10 @@ public final class EventLoop {
     private var deadlines: [Deadline] = []
     private var armed: Instant?
     private let signals: SignalFD?
+    /// Signalled by every background job that finished; see `runInBackground`.
+    private let backgroundDone: EventFD
+    /// Each job still running, as "hand the result over if there is one".
+    private var backgroundJobs: [() -> Bool] = []
     /// Receives each signal of `init(signals:)`, in order with everything else.
     public var signalHandler: (Signal) -> Void = { _ in }
     /// Every return from the kernel, counted by what caused it (see `WakeUps`).
@@ -46,6 +51,7 @@ public final class EventLoop {
     private enum Token {
         static let timer = 1
         static let signals = 2
+        static let background = 3
         static let firstWatch = 16
     }
 
@@ -55,6 +61,8 @@ public final class EventLoop {
         poller = try EventPoller()
         timer = try TimerFD()
         try poller.add(timer.fileDescriptor, token: Token.timer)
+        backgroundDone = try EventFD()
+        try poller.add(backgroundDone.fileDescriptor, token: Token.background)
         if signals.isEmpty {
             self.signals = nil
         } else {
@@ -117,6 +125,34 @@ public final class EventLoop {
         return deadline
     }
 
+    /// Runs `work` on a thread of its own (slow work: an argon2 check, decoding an image),
+    /// so the loop keeps drawing and reading touches meanwhile, and `done` with its result
+    /// on the loop's thread, in a later round, in order with everything else. Every
+    /// component hands work off this way: one eventfd for all of them, counted as one
+    /// cause. A job whose loop is gone finishes and is dropped; nothing leaks.
+    public func runInBackground<Value: Sendable>(
+        _ work: @escaping @Sendable () -> Value, then done: @escaping (Value) -> Void
+    ) throws(SystemCallError) {
+        let job = try BackgroundJob.start(wakeup: backgroundDone, work)
+        backgroundJobs.append {
+            guard let value = job.take() else { return false }
+            done(value)
+            return true
+        }
+    }
+
+    /// How many `runInBackground` jobs have not handed their result over yet.
+    public var backgroundJobsRunning: Int { backgroundJobs.count }
+
+    /// One signal may stand for several finished jobs, and a `done` may start another.
+    private func collectBackgroundResults() {
+        _ = try? backgroundDone.consume()
+        let jobs = backgroundJobs
+        backgroundJobs = []
+        let running = jobs.filter { handOver in !handOver() }
+        backgroundJobs = running + backgroundJobs
+    }
+
     /// Waits once (arming the timer for the earliest deadline), then runs the handlers of
     /// what woke it and of every deadline that is due.
     public func runOnce() throws(SystemCallError) {
@@ -129,6 +165,9 @@ public final class EventLoop {
             case Token.timer:
                 try timer.acknowledge()
                 armed = nil
+            case Token.background:
+                causes.append(WakeUps.background)
+                collectBackgroundResults()
             case Token.signals:
                 for signal in try signals?.readSignals() ?? [] {
                     causes.append("signal \(signal)")
@@ -188,6 +227,8 @@ public struct WakeUps: Hashable, Sendable, CustomStringConvertible {
     public static let interrupted = "interrupted"
     /// The timer fired but no deadline was due yet (it was moved later meanwhile).
     public static let earlyTimer = "timer with nothing due"
+    /// Work handed to another thread with `runInBackground` finished.
+    public static let background = "background work"
 
     public private(set) var total = 0
     public private(set) var byCause: [String: Int] = [:]

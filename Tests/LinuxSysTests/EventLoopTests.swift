@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import GridlockCore
 import LinuxSys
@@ -106,5 +107,45 @@ import Testing
         wakeup.signal()
         try loop.run(until: { fired != nil })
         #expect(try #require(fired) >= start + .milliseconds(50))
+    }
+
+    @Test("background work hands each result to the loop's thread, in a later round, through the one cause")
+    func backgroundResultsComeBackOnTheLoop() throws {
+        let loop = try EventLoop()
+        let gate = DispatchSemaphore(value: 0)
+        var results: [String] = []
+        // The first job waits until the second has been handed over: order of arrival, not of start.
+        try loop.runInBackground({ () -> String in
+            gate.wait()
+            return "slow"
+        }, then: { results.append($0) })
+        try loop.runInBackground({ "quick" }, then: { value in
+            results.append(value)
+            gate.signal()
+        })
+        #expect(results.isEmpty, "nothing is handed over before the loop runs")
+        #expect(loop.backgroundJobsRunning == 2)
+        // A loop that waited for the first job would never hand the second over: a limit, not a hang.
+        var timedOut = false
+        loop.deadline("limit") { _ in timedOut = true; gate.signal() }.due = MonotonicClock.now() + .seconds(20)
+        try loop.run(until: { results.count == 2 || timedOut })
+        #expect(results == ["quick", "slow"])
+        #expect(loop.backgroundJobsRunning == 0)
+        #expect(!timedOut)
+        #expect(Set(loop.wakeUps.byCause.keys) == [WakeUps.background])
+    }
+
+    @Test("a result's handler may start the next job")
+    func aHandlerMayStartAnotherJob() throws {
+        let loop = try EventLoop()
+        var results: [Int] = []
+        func next(_ value: Int) {
+            results.append(value)
+            if value < 3 { try? loop.runInBackground({ value + 1 }, then: next) }
+        }
+        try loop.runInBackground({ 1 }, then: next)
+        try loop.run(until: { results.count == 3 })
+        #expect(results == [1, 2, 3])
+        #expect(loop.backgroundJobsRunning == 0)
     }
 }

@@ -10,31 +10,20 @@ public protocol PatternVerifying: AnyObject {
 }
 
 /// Checks a drawn pattern on a thread of its own (argon2 takes a noticeable fraction of
-/// a second), so the loop keeps drawing meanwhile; the result comes back through an
-/// eventfd the loop watches.
+/// a second), so the loop keeps drawing meanwhile; the match comes back through the
+/// loop's `runInBackground`.
 final class BackgroundVerifier: PatternVerifying {
-    private let wakeup: EventFD
-    private var job: (work: BackgroundJob<PatternMatch?>, done: (PatternMatch?) -> Void)?
+    private unowned let loop: EventLoop
 
-    init(loop: EventLoop) throws(SystemCallError) {
-        wakeup = try EventFD()
-        try loop.watch(wakeup.fileDescriptor, as: "verifier") { [unowned self] in collect() }
-    }
+    init(loop: EventLoop) { self.loop = loop }
 
     func verify(_ pattern: Pattern, with matcher: PatternMatcher, then done: @escaping (PatternMatch?) -> Void) {
         do {
-            job = (try BackgroundJob.start(wakeup: wakeup) { matcher.match(pattern) }, done)
+            try loop.runInBackground({ matcher.match(pattern) }, then: done)
         } catch {
             // Never a free pass: a check that cannot run is a wrong pattern.
             Journal.log(.critical, "cannot start verification: \(error)")
             done(nil)
         }
-    }
-
-    private func collect() {
-        _ = try? wakeup.consume()
-        guard let job, let result = job.work.take() else { return }
-        self.job = nil
-        job.done(result)
     }
 }

@@ -108,13 +108,7 @@ public final class Daemon {
         service.coalescesFrames = true
         timers = DaemonTimers(loop: loop, watchdogInterval: parts.watchdogInterval)
         feedback = FeedbackPlayer(loop: loop, beeper: parts.beeper, sounds: config.feedback.sounds)
-        let verifier: PatternVerifying
-        do {
-            if let given = parts.verifier { verifier = given } else { verifier = try BackgroundVerifier(loop: parts.loop) }
-        } catch {
-            parts.output.close()
-            throw .system(error)
-        }
+        let verifier = parts.verifier ?? BackgroundVerifier(loop: parts.loop)
         checks = PatternChecks(matcher: matcher, verifier: verifier) { [unowned self] match in
             pending.append((gate.admit(match), nil))
         }
