@@ -86,11 +86,12 @@ release: deps
 demo: release
 	$(BIN)/gridlock demo --out demo-out
 
-# The quick loop while changing code (a few minutes): the libc boundary and the Swift
-# suites, nothing else. Not a substitute for `make test`.
+# The quick loop while changing code (a few minutes): the libc boundary, the tests' names
+# and the Swift suites, nothing else. Not a substitute for `make test`.
 check: deps
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SUITE_FONT_PACKAGES)"
 	tests/check-boundary
+	tests/check-test-names
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -112,6 +113,7 @@ print-trixie-root-packages:
 # binaries, then the same binaries on a real kernel under QEMU.
 test: test-deps
 	tests/check-boundary
+	tests/check-test-names
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory check-trixie

@@ -2,7 +2,7 @@ import Testing
 @testable import GridlockCore
 
 @Suite struct GridLayoutTests {
-    @Test func defaultLayoutIsCentredSquareOfEightTenthsOfTheShortSide() {
+    @Test("default layout is centred square of eight tenths of the short side") func defaultLayoutIsCentredSquareOfEightTenthsOfTheShortSide() {
         let grid = layout()
         #expect(grid.bounds == Rect(x: 208, y: 48, width: 384, height: 384))
         #expect(grid.cell == 128)
@@ -12,13 +12,13 @@ import Testing
         #expect(grid.hitRadius == 0.6 * 64)
     }
 
-    @Test func portraitFrameUsesTheWidth() {
+    @Test("portrait frame uses the width") func portraitFrameUsesTheWidth() {
         let grid = layout(frame: Rect(x: 0, y: 0, width: 480, height: 800))
         #expect(grid.bounds.width == 384)
         #expect(grid.center(of: 4) == Point(x: 240, y: 400))
     }
 
-    @Test func nodeLookupRespectsTheHitRadius() {
+    @Test("node lookup respects the hit radius") func nodeLookupRespectsTheHitRadius() {
         let grid = layout()
         let c = grid.center(of: 5)
         #expect(grid.node(at: c) == 5)
@@ -27,14 +27,14 @@ import Testing
         #expect(grid.node(at: Point(x: 5, y: 5)) == nil)
     }
 
-    @Test func rejectsShapesAndFractionsOutsideTheAllowedRanges() {
+    @Test("rejects shapes and fractions outside the allowed ranges") func rejectsShapesAndFractionsOutsideTheAllowedRanges() {
         #expect(throws: GridError.rowsOutOfRange(1)) { try GridShape(rows: 1, columns: 3) }
         #expect(throws: GridError.columnsOutOfRange(9)) { try GridShape(rows: 3, columns: 9) }
         #expect(throws: GridError.hitRadiusOutOfRange(0.1)) { try GridLayout(frame: panel, hitRadiusFraction: 0.1) }
         #expect(throws: GridError.sizeOutOfRange(1.5)) { try GridLayout(frame: panel, sizeFraction: 1.5) }
     }
 
-    @Test func rotationMapsArePairwiseInverse() {
+    @Test("rotation maps are pairwise inverse") func rotationMapsArePairwiseInverse() {
         let p = Point(x: 0.25, y: 0.125)
         for rotation in Rotation.allCases {
             #expect(rotation.physical(fromLogical: rotation.logical(fromPhysical: p)) == p)
@@ -49,7 +49,7 @@ import Testing
 @Suite struct PatternTests {
     let shape = GridShape.standard
 
-    @Test func parsesTheTextForm() throws {
+    @Test("parses the text form") func parsesTheTextForm() throws {
         let pattern = try Pattern(text: "1-2-3-6-9", shape: shape)
         #expect(pattern.nodes == [0, 1, 2, 5, 8])
         #expect(pattern.text == "1-2-3-6-9")
@@ -57,7 +57,7 @@ import Testing
         #expect(try Pattern(text: " 5 ", shape: shape).nodes == [4])
     }
 
-    @Test(arguments: [
+    @Test("rejects bad text", arguments: [
         ("", PatternError.empty),
         ("0-1-2", .zero),
         ("1-2-1", .repeated(1)),
@@ -70,12 +70,12 @@ import Testing
         #expect(throws: error) { try Pattern(text: text, shape: shape) }
     }
 
-    @Test func neverShowsItsNodesInInterpolation() throws {
+    @Test("never shows its nodes in interpolation") func neverShowsItsNodesInInterpolation() throws {
         let pattern = try Pattern(text: "1-2-3-6-9", shape: shape)
         #expect("\(pattern)" == "Pattern(5 nodes)")
     }
 
-    @Test func errorsExplainThemselves() {
+    @Test("errors explain themselves") func errorsExplainThemselves() {
         #expect(PatternError.zero.description.contains("start at 1"))
         #expect(PatternError.outOfRange(10, max: 9).description.contains("1 to 9"))
     }

@@ -72,7 +72,7 @@ extension Array where Element == LockEffect {
 }
 
 @Suite struct LockMachineTests {
-    @Test func startsReadyWithThePromptAndNoTimer() {
+    @Test("starts ready with the prompt and no timer") func startsReadyWithThePromptAndNoTimer() {
         let h = Harness()
         #expect(h.machine.phase == .ready)
         #expect(h.lastScene?.message == .prompt)
@@ -80,7 +80,7 @@ extension Array where Element == LockEffect {
         #expect(h.effects.deadlines.isEmpty)
     }
 
-    @Test func drawingHighlightsNodesAndFollowsTheFinger() {
+    @Test("drawing highlights nodes and follows the finger") func drawingHighlightsNodesAndFollowsTheFinger() {
         var h = Harness()
         h.send(.touch(.down(h.grid.center(of: 0))))
         #expect(h.machine.phase == .drawing)
@@ -92,7 +92,7 @@ extension Array where Element == LockEffect {
         #expect(scene.finger == finger)
     }
 
-    @Test func theFailureIsPersistedBeforeVerificationStarts() {
+    @Test("the failure is persisted before verification starts") func theFailureIsPersistedBeforeVerificationStarts() {
         var h = Harness()
         let effects = h.draw([1, 2, 3, 6, 9])
         let persistIndex = effects.firstIndex { if case .persist = $0 { true } else { false } }
@@ -155,7 +155,7 @@ extension Array where Element == LockEffect {
     /// near the end of `Instant` the error display and the lockout both end at `Instant.max`.
     /// The loop's timer is one-shot, so after it fired the machine must arm it again even for
     /// the same instant, or the lockout never ends.
-    @Test func theTimerIsArmedAgainAfterFiringEvenForTheSameInstant() throws {
+    @Test("the timer is armed again after firing even for the same instant") func theTimerIsArmedAgainAfterFiringEvenForTheSameInstant() throws {
         let end = Instant(nanoseconds: .max)
         var settings = LockSettings()
         settings.schedule = try LockoutSchedule(text: "31536000")
@@ -171,7 +171,7 @@ extension Array where Element == LockEffect {
         #expect(h.machine.phase == .ready)
     }
 
-    @Test func inputIsIgnoredWhileVerifying() {
+    @Test("input is ignored while verifying") func inputIsIgnoredWhileVerifying() {
         var h = Harness()
         h.draw([1, 2, 3, 6])
         let effects = h.send(.touch(.down(h.grid.center(of: 8))))
@@ -179,7 +179,7 @@ extension Array where Element == LockEffect {
         #expect(h.machine.phase == .verifying(nodes: [0, 1, 2, 5]))
     }
 
-    @Test func successResetsFailuresRunsTheActionAndRelocks() {
+    @Test("success resets failures runs the action and relocks") func successResetsFailuresRunsTheActionAndRelocks() {
         var h = Harness(attempts: AttemptState(failures: 3))
         h.draw([1, 2, 3, 6])
         let verifiedAt = h.now
@@ -200,7 +200,7 @@ extension Array where Element == LockEffect {
         #expect(h.lastScene?.message == .prompt)
     }
 
-    @Test func aLongActionKeepsTheScreenUntilItEnds() {
+    @Test("a long action keeps the screen until it ends") func aLongActionKeepsTheScreenUntilItEnds() {
         var h = Harness()
         h.draw([1, 2, 3, 6])
         h.send(.verified(patternName: "session"))
@@ -211,7 +211,7 @@ extension Array where Element == LockEffect {
         #expect(h.machine.phase == .ready)
     }
 
-    @Test func aWrongPatternShowsTheErrorThenReturnsToReady() {
+    @Test("a wrong pattern shows the error then returns to ready") func aWrongPatternShowsTheErrorThenReturnsToReady() {
         var h = Harness()
         h.draw([1, 4, 7, 8])
         h.send(.verified(patternName: nil))
@@ -227,7 +227,7 @@ extension Array where Element == LockEffect {
         #expect(h.machine.attempts == AttemptState(failures: 1))
     }
 
-    @Test func fiveFailuresLockOutForThirtySecondsWithACountdown() {
+    @Test("five failures lock out for thirty seconds with a countdown") func fiveFailuresLockOutForThirtySecondsWithACountdown() {
         var h = Harness()
         for attempt in 1...5 {
             h.draw([1, 4, 7, 8])
@@ -263,7 +263,7 @@ extension Array where Element == LockEffect {
         #expect(h.draw([1, 2, 3, 6]).persisted == [AttemptState(failures: 6, lockoutPending: false)])
     }
 
-    @Test func aRestartDuringALockoutRestartsItInFull() {
+    @Test("a restart during a lockout restarts it in full") func aRestartDuringALockoutRestartsItInFull() {
         var h = Harness(attempts: AttemptState(failures: 5, lockoutPending: true))
         #expect(h.machine.phase == .lockedOut(until: h.now + .seconds(30)))
         #expect(h.reports == [.lockout(seconds: 30, failures: 5)])
@@ -274,12 +274,12 @@ extension Array where Element == LockEffect {
         #expect(h.machine.attempts == AttemptState(failures: 5, lockoutPending: false))
     }
 
-    @Test func aRestartWithAFailureCountButNoPendingLockoutIsReady() {
+    @Test("a restart with a failure count but no pending lockout is ready") func aRestartWithAFailureCountButNoPendingLockoutIsReady() {
         let h = Harness(attempts: AttemptState(failures: 5, lockoutPending: false))
         #expect(h.machine.phase == .ready)
     }
 
-    @Test func aPendingLockoutUnderAScheduleWithoutDelayIsCleared() {
+    @Test("a pending lockout under a schedule without delay is cleared") func aPendingLockoutUnderAScheduleWithoutDelayIsCleared() {
         var settings = LockSettings()
         settings.schedule = .none
         let h = Harness(settings: settings, attempts: AttemptState(failures: 7, lockoutPending: true))
@@ -287,7 +287,7 @@ extension Array where Element == LockEffect {
         #expect(h.effects.persisted == [AttemptState(failures: 7, lockoutPending: false)])
     }
 
-    @Test func aTooShortAttemptIsNotAFailure() {
+    @Test("a too short attempt is not a failure") func aTooShortAttemptIsNotAFailure() {
         var h = Harness()
         let effects = h.draw([1, 2, 3])
         #expect(effects.persisted.isEmpty)
@@ -301,7 +301,7 @@ extension Array where Element == LockEffect {
         #expect(h.machine.phase == .ready)
     }
 
-    @Test func tooShortFeedbackExpires() {
+    @Test("too short feedback expires") func tooShortFeedbackExpires() {
         var h = Harness()
         h.draw([1, 2])
         h.fireTimer()
@@ -309,7 +309,7 @@ extension Array where Element == LockEffect {
         #expect(h.lastScene?.message == .prompt)
     }
 
-    @Test func aTapBetweenNodesIsNothing() {
+    @Test("a tap between nodes is nothing") func aTapBetweenNodesIsNothing() {
         var h = Harness()
         let between = Point(x: 10, y: 10)
         h.send(.touch(.down(between)))
@@ -319,7 +319,7 @@ extension Array where Element == LockEffect {
         #expect(h.machine.phase == .ready)
     }
 
-    @Test func cancelDiscardsTheStrokeWithoutCountingIt() {
+    @Test("cancel discards the stroke without counting it") func cancelDiscardsTheStrokeWithoutCountingIt() {
         var h = Harness()
         h.send(.touch(.down(h.grid.center(of: 0))))
         h.send(.touch(.move(h.grid.center(of: 1))))
@@ -333,7 +333,7 @@ extension Array where Element == LockEffect {
         #expect(h.send(.touch(.up)).isEmpty)
     }
 
-    @Test func aStuckTouchIsCancelledAfterItsTimeout() {
+    @Test("a stuck touch is cancelled after its timeout") func aStuckTouchIsCancelledAfterItsTimeout() {
         var h = Harness()
         h.send(.touch(.down(h.grid.center(of: 0))))
         #expect(h.effects.deadlines == [h.now + .milliseconds(5000)])
@@ -346,7 +346,7 @@ extension Array where Element == LockEffect {
         #expect(h.effects.contains(.disarmTimer))
     }
 
-    @Test func lateAndSpuriousTimersAreHarmless() {
+    @Test("late and spurious timers are harmless") func lateAndSpuriousTimersAreHarmless() {
         var h = Harness()
         #expect(h.send(.timerFired).isEmpty)
         h.send(.touch(.down(h.grid.center(of: 0))))
@@ -358,7 +358,7 @@ extension Array where Element == LockEffect {
         #expect(h.send(.actionFinished).isEmpty)
     }
 
-    @Test func hiddenPathShowsNothingWhileDrawingNorOnFailure() {
+    @Test("hidden path shows nothing while drawing nor on failure") func hiddenPathShowsNothingWhileDrawingNorOnFailure() {
         var settings = LockSettings()
         settings.showPath = false
         var h = Harness(settings: settings)
@@ -376,7 +376,7 @@ extension Array where Element == LockEffect {
         #expect(scene.path.isEmpty && scene.finger == nil)
     }
 
-    @Test func reconfigureCancelsTheStrokeAndKeepsTheCount() {
+    @Test("reconfigure cancels the stroke and keeps the count") func reconfigureCancelsTheStrokeAndKeepsTheCount() {
         var h = Harness(attempts: AttemptState(failures: 2))
         h.send(.touch(.down(h.grid.center(of: 0))))
         let newLayout = try! GridLayout(frame: Rect(x: 0, y: 0, width: 1280, height: 800))
@@ -414,7 +414,7 @@ extension Array where Element == LockEffect {
 }
 
 @Suite struct EnrollmentTests {
-    @Test func drawConfirmAndSave() {
+    @Test("draw confirm and save") func drawConfirmAndSave() {
         var h = Harness(mode: .enroll)
         #expect(h.lastScene?.message == .enrollDraw)
         h.draw([1, 2, 3, 6, 9])
@@ -427,7 +427,7 @@ extension Array where Element == LockEffect {
         #expect(h.effects.persisted.isEmpty && h.effects.verified.isEmpty)
     }
 
-    @Test func aMismatchStartsOver() {
+    @Test("a mismatch starts over") func aMismatchStartsOver() {
         var h = Harness(mode: .enroll)
         h.draw([1, 2, 3, 6, 9])
         h.draw([1, 2, 3, 6])
@@ -439,7 +439,7 @@ extension Array where Element == LockEffect {
         #expect(h.lastScene?.message == .enrollDraw)
     }
 
-    @Test func aTooShortDrawingIsRefusedWithTheMessageAndTheStepIsKept() {
+    @Test("a too short drawing is refused with the message and the step is kept") func aTooShortDrawingIsRefusedWithTheMessageAndTheStepIsKept() {
         var h = Harness(mode: .enroll)
         h.draw([1, 2])
         #expect(h.reports == [.enrollmentTooShort(nodes: 2)])
@@ -454,7 +454,7 @@ extension Array where Element == LockEffect {
 }
 
 @Suite struct ClearFailuresTests {
-    @Test func clearingDuringALockoutEndsItAtOnce() {
+    @Test("clearing during a lockout ends it at once") func clearingDuringALockoutEndsItAtOnce() {
         var h = Harness(attempts: AttemptState(failures: 5, lockoutPending: true))
         let effects = h.machine.clearFailures(at: h.now)
         #expect(h.machine.phase == .ready)
@@ -467,7 +467,7 @@ extension Array where Element == LockEffect {
     /// Found by the touch-pipeline fuzz target (Tests/Fixtures/fuzz-regressions/touch-pipeline):
     /// a reset during the error display of the failure that locks out still locked out, with
     /// no failures counted, once the error display ended.
-    @Test func clearingDuringTheErrorBeforeALockoutCancelsTheLockout() {
+    @Test("clearing during the error before a lockout cancels the lockout") func clearingDuringTheErrorBeforeALockoutCancelsTheLockout() {
         var h = Harness(attempts: AttemptState(failures: 4))
         h.draw([1, 4, 7, 8])
         h.send(.verified(patternName: nil))
@@ -480,7 +480,7 @@ extension Array where Element == LockEffect {
         #expect(h.machine.attempts == .clean)
     }
 
-    @Test func clearingWhileReadyOnlyResetsTheCount() {
+    @Test("clearing while ready only resets the count") func clearingWhileReadyOnlyResetsTheCount() {
         var h = Harness(attempts: AttemptState(failures: 3))
         let effects = h.machine.clearFailures(at: h.now)
         #expect(effects.isEmpty)

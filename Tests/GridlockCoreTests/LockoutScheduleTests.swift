@@ -2,7 +2,7 @@ import Testing
 @testable import GridlockCore
 
 @Suite struct LockoutScheduleTests {
-    @Test(arguments: [
+    @Test("android schedule", arguments: [
         (0, 0), (1, 0), (4, 0), (5, 30), (6, 0), (9, 0), (10, 30), (29, 30),
         (30, 30), (39, 30), (40, 60), (50, 120), (130, 30 << 10), (139, 30 << 10), (140, 86_400), (100_000, 86_400),
     ])
@@ -11,12 +11,12 @@ import Testing
     }
 
     /// `{remaining}` of the wrong-pattern message: 0 when this failure itself locks out.
-    @Test(arguments: [(1, 4), (4, 1), (5, 0), (6, 4), (9, 1), (10, 0), (11, 0), (139, 0), (140, 0), (100_000, 0)])
+    @Test("android failures before the next lockout", arguments: [(1, 4), (4, 1), (5, 0), (6, 4), (9, 1), (10, 0), (11, 0), (139, 0), (140, 0), (100_000, 0)])
     func androidFailuresBeforeTheNextLockout(failures: Int, remaining: Int) {
         #expect(LockoutSchedule.android.failuresBeforeLockout(after: failures) == remaining)
     }
 
-    @Test func customAndNoneScheduleFailuresBeforeTheNextLockout() throws {
+    @Test("custom and none schedule failures before the next lockout") func customAndNoneScheduleFailuresBeforeTheNextLockout() throws {
         let schedule = try LockoutSchedule(text: "0,0,5,0")
         #expect(schedule.failuresBeforeLockout(after: 1) == 2)
         #expect(schedule.failuresBeforeLockout(after: 3) == 0)
@@ -26,7 +26,7 @@ import Testing
         #expect(LockoutSchedule.none.failuresBeforeLockout(after: 3) == nil)
     }
 
-    @Test func customScheduleRepeatsItsLastDelay() throws {
+    @Test("custom schedule repeats its last delay") func customScheduleRepeatsItsLastDelay() throws {
         let schedule = try LockoutSchedule(text: "0, 0, 5,60")
         #expect(schedule == .custom([.zero, .zero, .seconds(5), .seconds(60)]))
         #expect(schedule.delay(afterFailures: 2) == .zero)
@@ -59,13 +59,13 @@ import Testing
         #expect(Duration.nanoseconds(1_000_000_001).secondsRoundedUp == 2)
     }
 
-    @Test(arguments: ["", "1,,2", "-5", "abc", "1.5", "30s"])
+    @Test("rejects malformed schedules", arguments: ["", "1,,2", "-5", "abc", "1.5", "30s"])
     func rejectsMalformedSchedules(text: String) {
         #expect(throws: LockoutScheduleError.self) { try LockoutSchedule(text: text) }
     }
 
     /// The least time to try every 3 x 3 pattern at the panel under the default schedule.
-    @Test func bruteForceFigureForThreeByThree() {
+    @Test("brute force figure for three by three") func bruteForceFigureForThreeByThree() {
         let schedule = LockoutSchedule.android
         // Summed directly, failure by failure, to check the fast path.
         var expected: Duration = .zero

@@ -13,7 +13,7 @@ import Testing
         WallTime(epochSeconds: at(text).wallSeconds!, zone: FixedOffsetZone.utc, synchronised: synchronised)
     }
 
-    @Test(arguments: [
+    @Test("weekday comes from the date", arguments: [
         ("2026-11-30", Weekday.monday), ("2026-12-06", .sunday), ("2000-02-29", .tuesday),
         ("1970-01-01", .thursday), ("2027-01-01", .friday), ("2024-02-29", .thursday),
     ])
@@ -21,7 +21,7 @@ import Testing
         #expect(at(date).weekday == weekday)
     }
 
-    @Test func isoDatesAndTimes() {
+    @Test("iso dates and times") func isoDatesAndTimes() {
         #expect(at("2026-12-24T18:05") == LocalDateTime(year: 2026, month: 12, day: 24, hour: 18, minute: 5))
         #expect(at("2026-12-24 18:05:30").second == 30)
         #expect(LocalDateTime(iso8601: "2026-12-31", endOfDay: true) == LocalDateTime(year: 2026, month: 12, day: 31, hour: 23, minute: 59, second: 59))
@@ -32,7 +32,7 @@ import Testing
         #expect(LocalDateTime(iso8601: "2024-02-29") != nil)
     }
 
-    @Test func weekdayWindows() throws {
+    @Test("weekday windows") func weekdayWindows() throws {
         let schedule = PatternSchedule(windows: try PatternSchedule.windows(from: "Mon-Fri 07:00-09:30; Sat 08:00-12:00"))
         #expect(refusal(schedule, "2026-11-30T07:00") == nil)  // Monday
         #expect(refusal(schedule, "2026-11-30T09:29:59") == nil)
@@ -60,7 +60,7 @@ import Testing
         #expect(daily[0].days.count == 7 && daily[1].days == [.saturday, .sunday])
     }
 
-    @Test(arguments: [
+    @Test("malformed windows are refused", arguments: [
         "Mon-Fri 25:00-09:00", "Mon-Fri 07:00-09:60", "Mon-Fri 07:00", "Mon-Fri", "Monday 07:00-09:00",
         "Mon-Fri 7:00-9:00", "Mon-Fri 07:00-07:00", "Mon-Fri 24:00-06:00", "Mon-Fri 07:00-09:00;", "; Mon 07:00-08:00",
         "Mon-Fri 07:00-09:00 Sat", "Mon--Fri 07:00-09:00", "", "Mon-Fri 07:00-09:00-10:00",
@@ -69,7 +69,7 @@ import Testing
         #expect(throws: ScheduleSyntaxError.self) { try PatternSchedule.windows(from: text) }
     }
 
-    @Test func validFromAndUntil() {
+    @Test("valid from and until") func validFromAndUntil() {
         let schedule = PatternSchedule(validFrom: at("2026-12-01T09:00"), validUntil: LocalDateTime(iso8601: "2026-12-02", endOfDay: true))
         #expect(refusal(schedule, "2026-12-01T08:59:59") == .notYetValid(from: at("2026-12-01T09:00")))
         #expect(refusal(schedule, "2026-12-01T09:00") == nil)

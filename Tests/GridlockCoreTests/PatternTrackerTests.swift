@@ -2,7 +2,7 @@ import Testing
 @testable import GridlockCore
 
 @Suite struct PatternTrackerTests {
-    @Test func thereAre389112DrawablePatternsOnThreeByThree() {
+    @Test("there are 389112 drawable patterns on three by three") func thereAre389112DrawablePatternsOnThreeByThree() {
         #expect(PatternRules.countDrawablePatterns(shape: .standard, lengths: 4...9) == 389_112)
         // Every length separately, as published for Android's lock screen.
         let perLength = (4...9).map { PatternRules.countDrawablePatterns(shape: .standard, lengths: $0...$0) }
@@ -11,7 +11,7 @@ import Testing
 
     /// Every valid pattern, dragged through its node centres at a quarter-cell sample spacing,
     /// comes back exactly.
-    @Test func everyThreeByThreePatternIsTrackedExactly() {
+    @Test("every three by three pattern is tracked exactly") func everyThreeByThreePatternIsTrackedExactly() {
         let grid = layout()
         var tracker = PatternTracker(layout: grid)
         var failures: [[Int]] = []
@@ -35,7 +35,7 @@ import Testing
         #expect(failures.isEmpty, "patterns not tracked: \(failures)")
     }
 
-    @Test(arguments: [
+    @Test("gap fill selects nodes on the segment", arguments: [
         // (rows, columns, dragged through, expected selection) — 1-based, row-major.
         (3, 3, [1, 3], [1, 2, 3]),
         (3, 3, [1, 9], [1, 5, 9]),
@@ -61,7 +61,7 @@ import Testing
         #expect(drag(through, on: grid, spacing: grid.cell / 5) == expected)
     }
 
-    @Test func aFastSwipeSelectsCrossedNodesInCrossingOrder() {
+    @Test("a fast swipe selects crossed nodes in crossing order") func aFastSwipeSelectsCrossedNodesInCrossingOrder() {
         let grid = layout()
         var tracker = PatternTracker(layout: grid)
         // Start on node 4, then one sample far right of node 6 on the same row: crosses 5 then 6.
@@ -70,7 +70,7 @@ import Testing
         #expect(tracker.selected == [3, 4, 5])
     }
 
-    @Test func aSwipeThatGrazesAHitCircleSelectsIt() {
+    @Test("a swipe that grazes a hit circle selects it") func aSwipeThatGrazesAHitCircleSelectsIt() {
         let grid = layout()
         var tracker = PatternTracker(layout: grid)
         let c1 = grid.center(of: 0), c2 = grid.center(of: 1)
@@ -82,7 +82,7 @@ import Testing
         #expect(tracker.selected == [0, 1])
     }
 
-    @Test func aTouchBetweenNodesStartsNothingUntilItReachesOne() {
+    @Test("a touch between nodes starts nothing until it reaches one") func aTouchBetweenNodesStartsNothingUntilItReachesOne() {
         let grid = layout()
         var tracker = PatternTracker(layout: grid)
         let between = Point(x: (grid.center(of: 0).x + grid.center(of: 1).x) / 2, y: grid.center(of: 0).y - grid.cell / 2.2)
@@ -94,12 +94,12 @@ import Testing
         #expect(tracker.selected == [4])
     }
 
-    @Test func aNodeIsSelectedOnlyOnce() {
+    @Test("a node is selected only once") func aNodeIsSelectedOnlyOnce() {
         let grid = layout()
         #expect(drag([1, 2, 3, 2, 5], on: grid, spacing: 10) == [1, 2, 3, 5])
     }
 
-    @Test func cancelDiscardsTheStroke() {
+    @Test("cancel discards the stroke") func cancelDiscardsTheStroke() {
         let grid = layout()
         var tracker = PatternTracker(layout: grid)
         tracker.down(at: grid.center(of: 0))
@@ -112,7 +112,7 @@ import Testing
         #expect(!moved)
     }
 
-    @Test func movePathKeepsItsReservedStorage() {
+    @Test("move path keeps its reserved storage") func movePathKeepsItsReservedStorage() {
         let grid = layout()
         var tracker = PatternTracker(layout: grid)
         tracker.down(at: grid.center(of: 0))

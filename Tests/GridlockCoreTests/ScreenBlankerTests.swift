@@ -5,7 +5,7 @@ import Testing
     let start = Instant.seconds(10)
     let p = Point(x: 100, y: 100)
 
-    @Test func blanksAfterTheTimeoutWithoutTouch() {
+    @Test("blanks after the timeout without touch") func blanksAfterTheTimeoutWithoutTouch() {
         var blanker = ScreenBlanker(timeout: .seconds(60), now: start)
         #expect(blanker.deadline == start + .seconds(60))
         let early = blanker.timerFired(at: start + .seconds(59))
@@ -15,14 +15,14 @@ import Testing
         #expect(blanker.deadline == nil)
     }
 
-    @Test func touchesPostponeBlanking() {
+    @Test("touches postpone blanking") func touchesPostponeBlanking() {
         var blanker = ScreenBlanker(timeout: .seconds(60), now: start)
         let decision = blanker.filter(.down(p), at: start + .seconds(50))
         #expect(decision == .forward)
         #expect(blanker.deadline == start + .seconds(110))
     }
 
-    @Test func theWakingStrokeIsSwallowedWhole() {
+    @Test("the waking stroke is swallowed whole") func theWakingStrokeIsSwallowedWhole() {
         var blanker = ScreenBlanker(timeout: .seconds(60), now: start)
         _ = blanker.timerFired(at: start + .seconds(60))
         let t = start + .seconds(100)
@@ -38,7 +38,7 @@ import Testing
         #expect(blanker.deadline == t + .seconds(60))
     }
 
-    @Test func zeroOrNoTimeoutNeverBlanks() {
+    @Test("zero or no timeout never blanks") func zeroOrNoTimeoutNeverBlanks() {
         var blanker = ScreenBlanker(timeout: .zero, now: start)
         #expect(blanker.deadline == nil)
         let fired = blanker.timerFired(at: start + .seconds(100_000))

@@ -2,7 +2,7 @@ import GridlockCore
 import Testing
 
 @Suite struct ThemeTests {
-    @Test func theNumberReplacesTheFirstPercentD() {
+    @Test("the number replaces the first percent d") func theNumberReplacesTheFirstPercentD() {
         var theme = Theme()
         theme.lockedOut = "%d s (%d)"
         #expect(theme.text(for: .lockedOut(seconds: 30)) == "30 s (%d)")
@@ -13,7 +13,7 @@ import Testing
     /// Found by the message-template fuzz target (Tests/Fixtures/fuzz-regressions/message-template):
     /// the config check accepted `%d` followed by a combining mark (U+06D6), but the fill-in
     /// worked on characters, where `d` and the mark are one, and showed `%d` with no number.
-    @Test func aCombiningMarkAfterPercentDDoesNotHideIt() {
+    @Test("a combining mark after percent d does not hide it") func aCombiningMarkAfterPercentDDoesNotHideIt() {
         var theme = Theme()
         theme.tooShort = "\u{1}\u{1}\u{1}%d\u{6D6}"
         #expect(theme.text(for: .tooShort(minimum: 1000)) == "\u{1}\u{1}\u{1}1000\u{6D6}")
@@ -21,7 +21,7 @@ import Testing
         #expect(theme.text(for: .lockedOut(seconds: 7)) == "wait 7\u{301} s")
     }
 
-    @Test func namedValuesAreFilledInWhereverTheyStand() {
+    @Test("named values are filled in wherever they stand") func namedValuesAreFilledInWhereverTheyStand() {
         var theme = Theme()
         theme.wrong = "Wrong ({failures}), {remaining} left; {failures} in a row"
         #expect(theme.text(for: .wrong(failures: 2, remaining: 3)) == "Wrong (2), 3 left; 2 in a row")
@@ -32,7 +32,7 @@ import Testing
         #expect(theme.text(for: .calibrate(step: 2, count: 5)) == "2/5")
     }
 
-    @Test func todaysPercentDKeepsItsMeaningNextToNames() {
+    @Test("todays percent d keeps its meaning next to names") func todaysPercentDKeepsItsMeaningNextToNames() {
         var theme = Theme()
         theme.tooShort = "%d or {minimum}"
         #expect(theme.text(for: .tooShort(minimum: 4)) == "4 or 4")
@@ -43,7 +43,7 @@ import Testing
         #expect(theme.text(for: .prompt) == "100%d")
     }
 
-    @Test func doubledBracesAreLiteralAndStrayBracesStay() {
+    @Test("doubled braces are literal and stray braces stay") func doubledBracesAreLiteralAndStrayBracesStay() {
         var theme = Theme()
         theme.lockedOut = "{{seconds}} {seconds} { } {unclosed"
         #expect(theme.text(for: .lockedOut(seconds: 9)) == "{seconds} 9 { } {unclosed")
@@ -51,7 +51,7 @@ import Testing
         #expect(theme.text(for: .prompt) == "{draw}")
     }
 
-    @Test func theCheckRefusesUnknownNamesAndMisplacedPercentD() {
+    @Test("the check refuses unknown names and misplaced percent d") func theCheckRefusesUnknownNamesAndMisplacedPercentD() {
         #expect(throws: MessageTemplateProblem.unknownName("minutes", known: ["seconds"])) {
             try MessageTemplate.check("{minutes}", accepts: .lockedOut)
         }

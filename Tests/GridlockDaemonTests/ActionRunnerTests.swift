@@ -48,7 +48,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
 }
 
 @Suite struct ActionRunnerTests {
-    @Test func exitStatusesAreReported() throws {
+    @Test("exit statuses are reported") func exitStatusesAreReported() throws {
         let runner = ActionRunner()
         let ok = try runner.start(patternName: "door", argv: ["/bin/true"], timeout: .seconds(10), now: MonotonicClock.now())
         #expect(try runToEnd(ok).status == .exited(0))
@@ -57,7 +57,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
         #expect(try runToEnd(three).status == .exited(3))
     }
 
-    @Test func outputArrivesAsLinesIncludingAFinalPartialOne() throws {
+    @Test("output arrives as lines including a final partial one") func outputArrivesAsLinesIncludingAFinalPartialOne() throws {
         let action = try ActionRunner().start(
             patternName: "door", argv: ["/bin/sh", "-c", "echo opening; echo relay busy >&2; printf done"],
             timeout: .seconds(10), now: MonotonicClock.now())
@@ -67,7 +67,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
         #expect(log.outcomes.isEmpty)
     }
 
-    @Test func environmentIsExactlyThePatternNameAndAFixedPath() throws {
+    @Test("environment is exactly the pattern name and a fixed path") func environmentIsExactlyThePatternNameAndAFixedPath() throws {
         setenv("GRIDLOCK_TEST_PARENT_ONLY", "leak", 1)
         let action = try ActionRunner().start(
             patternName: "front door", argv: ["/usr/bin/env"], timeout: .seconds(10), now: MonotonicClock.now())
@@ -78,7 +78,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
         ])
     }
 
-    @Test func timeoutSendsTermThenKillsTheWholeGroupAfterTheGrace() throws {
+    @Test("timeout sends term then kills the whole group after the grace") func timeoutSendsTermThenKillsTheWholeGroupAfterTheGrace() throws {
         // The child and its sleeping grandchild both ignore SIGTERM (an ignored signal
         // stays ignored across fork and exec), so only the SIGKILL to the group ends them.
         let start = MonotonicClock.now()
@@ -105,7 +105,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
         #expect(state == nil || state == "Z")
     }
 
-    @Test func childThatHonoursTermStopsAtTheFirstDeadline() throws {
+    @Test("child that honours term stops at the first deadline") func childThatHonoursTermStopsAtTheFirstDeadline() throws {
         let start = MonotonicClock.now()
         let action = try ActionRunner().start(
             patternName: "polite", argv: ["/bin/sleep", "100"], timeout: .milliseconds(100), now: start)
@@ -114,7 +114,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
         #expect(log.outcomes.map(\.0) == [.terminated])
     }
 
-    @Test func onlyOneActionRunsAtATime() throws {
+    @Test("only one action runs at a time") func onlyOneActionRunsAtATime() throws {
         let runner = ActionRunner()
         let first = try runner.start(patternName: "a", argv: ["/bin/sleep", "100"], timeout: .seconds(10), now: MonotonicClock.now())
         #expect(throws: ActionRunnerError.alreadyRunning(patternName: "a", pid: first.pid)) {
@@ -126,7 +126,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
         #expect(try runToEnd(second).status == .exited(0))
     }
 
-    @Test func missingProgramErrorNamesPatternAndPath() throws {
+    @Test("missing program error names pattern and path") func missingProgramErrorNamesPatternAndPath() throws {
         let error = expectError(ActionRunnerError.self) {
             _ = try ActionRunner().start(
                 patternName: "door", argv: ["/usr/local/bin/no-such-unlock"], timeout: .seconds(1), now: .zero)
@@ -135,7 +135,7 @@ private func runToEnd(_ action: RunningAction, limitSeconds: Int64 = 15) throws 
             == "the action for pattern \"door\" could not start: posix_spawn /usr/local/bin/no-such-unlock: No such file or directory (ENOENT)")
     }
 
-    @Test func earlyTimerWakeupDoesNothing() throws {
+    @Test("early timer wakeup does nothing") func earlyTimerWakeupDoesNothing() throws {
         let start = MonotonicClock.now()
         let action = try ActionRunner().start(
             patternName: "door", argv: ["/bin/sleep", "100"], timeout: .seconds(10), now: start)

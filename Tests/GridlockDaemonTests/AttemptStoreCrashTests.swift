@@ -16,13 +16,13 @@ import Testing
         return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("gridlock-test-attempt-writer").path
     }
 
-    @Test func killedWritersNeverLoseOrCorruptTheCount() throws {
+    @Test("killed writers never lose or corrupt the count") func killedWritersNeverLoseOrCorruptTheCount() throws {
         try killWriters(mode: [], reportPrefix: "persisted ", target: 1_000) { $0.attempts.failures }
     }
 
     /// The use of a limited pattern is on disk before its action may run: a kill at any
     /// moment never leaves the file with fewer uses than the writer was told were saved.
-    @Test func killedUseWritersNeverGiveAFreeUse() throws {
+    @Test("killed use writers never give a free use") func killedUseWritersNeverGiveAFreeUse() throws {
         let hash = "$argon2id$v=19$m=8,t=1,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA"
         try killWriters(mode: ["uses"], reportPrefix: "used ", target: 300) { $0.uses(of: "visitor", hash: hash) ?? -1 }
     }

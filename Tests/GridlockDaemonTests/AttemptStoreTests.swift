@@ -6,19 +6,19 @@ import LinuxSys
 import Testing
 
 @Suite struct AttemptStoreTests {
-    @Test func crc32MatchesTheStandardCheckValue() {
+    @Test("crc 32 matches the standard check value") func crc32MatchesTheStandardCheckValue() {
         #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
         #expect(CRC32.checksum([UInt8]()) == 0)
     }
 
-    @Test func encodedFormIsTheDocumentedText() {
+    @Test("encoded form is the documented text") func encodedFormIsTheDocumentedText() {
         let text = String(decoding: AttemptFileFormat.encode(AttemptState(failures: 3, lockoutPending: false)), as: UTF8.self)
         let body = "gridlock-attempts 3\nfailures=3\nlockout=0\ngeneration=0\n"
         let crc = String(CRC32.checksum(Array(body.utf8)), radix: 16)
         #expect(text == body + "crc32=" + String(repeating: "0", count: 8 - crc.count) + crc + "\n")
     }
 
-    @Test(arguments: [
+    @Test("round trip through the file", arguments: [
         AttemptState.clean,
         AttemptState(failures: 3, lockoutPending: false),
         AttemptState(failures: 5, lockoutPending: true),
@@ -35,7 +35,7 @@ import Testing
         #expect(info.st_mode & 0o7777 == 0o600)
     }
 
-    @Test func missingFileIsMissing() throws {
+    @Test("missing file is missing") func missingFileIsMissing() throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         #expect(AttemptStore.load(from: "\(directory)/attempts") == .missing)
@@ -60,7 +60,7 @@ import Testing
         }
     }
 
-    @Test func everySingleBitFlipIsCorrupt() {
+    @Test("every single bit flip is corrupt") func everySingleBitFlipIsCorrupt() {
         let full = AttemptFileFormat.encode(Self.everyKindOfLine)
         for index in full.indices {
             for bit in 0..<8 {
@@ -73,7 +73,7 @@ import Testing
         }
     }
 
-    @Test func editedValueWithStaleChecksumIsCorrupt() throws {
+    @Test("edited value with stale checksum is corrupt") func editedValueWithStaleChecksumIsCorrupt() throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let path = "\(directory)/attempts"
@@ -88,7 +88,7 @@ import Testing
         #expect(reason.hasPrefix("checksum mismatch"))
     }
 
-    @Test(arguments: [
+    @Test("garbage is corrupt with a reason", arguments: [
         ("", "empty"),
         ("hello\n", "expected at least 4 lines, found 1"),
         ("\u{7f}ELF\u{2}\u{1}\u{1}\n\n\n\n", "not a gridlock attempts file"),
@@ -118,7 +118,7 @@ import Testing
         }
     }
 
-    @Test func validChecksumOverBadValuesIsStillCorrupt() {
+    @Test("valid checksum over bad values is still corrupt") func validChecksumOverBadValuesIsStillCorrupt() {
         for body in ["failures=-1\nlockout=0\n", "failures=01\nlockout=0\n", "failures=1\nlockout=2\n", "failures=\nlockout=0\n"] {
             let covered = Array("gridlock-attempts 1\n\(body)".utf8)
             let crc = String(CRC32.checksum(covered), radix: 16)
@@ -131,7 +131,7 @@ import Testing
         }
     }
 
-    @Test func aDirectoryInPlaceOfTheFileIsUnreadable() throws {
+    @Test("a directory in place of the file is unreadable") func aDirectoryInPlaceOfTheFileIsUnreadable() throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         #expect(AttemptStore.load(from: directory) == .unreadable(.notARegularFile(path: directory, kind: "a directory")))
@@ -155,7 +155,7 @@ import Testing
         #expect(AttemptStore.load(from: path) == .unreadable(.tooLarge(path: path, limit: AttemptFileFormat.maximumSize)))
     }
 
-    @Test func missingDirectoryErrorSaysTheDirectoryMustExist() {
+    @Test("missing directory error says the directory must exist") func missingDirectoryErrorSaysTheDirectoryMustExist() {
         let error = expectError(AttemptStoreError.self) {
             try AttemptStore.save(.clean, to: "/nonexistent/gridlock/attempts")
         }
@@ -166,7 +166,7 @@ import Testing
     /// Readers racing a writer must only ever see a complete old or new file. This is
     /// the in-process half of crash safety; the kill -9 during a write belongs to the
     /// daemon-level suite, which can kill a real gridlockd mid-save.
-    @Test func concurrentReaderNeverSeesATornOrMissingFile() throws {
+    @Test("concurrent reader never sees a torn or missing file") func concurrentReaderNeverSeesATornOrMissingFile() throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let path = "\(directory)/attempts"
@@ -230,7 +230,7 @@ import Testing
         return covered + Array("crc32=\(String(repeating: "0", count: 8 - crc.count) + crc)\n".utf8)
     }
 
-    @Test func usesRoundTripInTheDocumentedForm() throws {
+    @Test("uses round trip in the documented form") func usesRoundTripInTheDocumentedForm() throws {
         var saved = SavedState(attempts: AttemptState(failures: 2, lockoutPending: false))
         saved.noteAccepted("visitor", hash: Self.doorHash, at: 1_764_547_200)
         saved.noteAccepted("visitor", hash: Self.doorHash, at: 1_764_547_260)
@@ -282,7 +282,7 @@ import Testing
         #expect(String(decoding: AttemptFileFormat.encode(saved), as: UTF8.self).hasPrefix("gridlock-attempts 3\n"))
     }
 
-    @Test func usesLostIsKeptAndMeansUnknown() throws {
+    @Test("uses lost is kept and means unknown") func usesLostIsKeptAndMeansUnknown() throws {
         let saved = try AttemptFileFormat.decode(file("gridlock-attempts 2\nfailures=5\nlockout=1\nuses-lost=1\n")).get()
         #expect(saved.usesLost)
         #expect(saved.uses(of: "visitor", hash: Self.doorHash) == nil)
@@ -296,7 +296,7 @@ import Testing
         #expect(saved.patterns["door"] == PatternUse(count: nil, hashTag: 1, lastAccepted: 5))
     }
 
-    @Test(arguments: [
+    @Test("malformed pattern lines are corrupt", arguments: [
         "pattern visitor uses=1 hash=0000000 last=-", "pattern visitor uses=01 hash=00000000 last=-",
         "pattern visitor uses=1 hash=ABCDEF00 last=-", "pattern vis itor uses=1 hash=00000000 last=-",
         "pattern visitor uses=1 hash=00000000 last=", "pattern visitor uses=1 hash=00000000", "pattern  uses=1 hash=00000000 last=-",
@@ -322,7 +322,7 @@ import Testing
         #expect(corrupt.reason.hasPrefix("pattern line out of order"))
     }
 
-    @Test func theSamePatternTwiceIsCorrupt() {
+    @Test("the same pattern twice is corrupt") func theSamePatternTwiceIsCorrupt() {
         let line = "pattern a uses=1 hash=00000000 last=-\n"
         #expect(throws: AttemptFileFormat.Corrupt.self) {
             try AttemptFileFormat.decode(file("gridlock-attempts 2\nfailures=0\nlockout=0\n" + line + line)).get()

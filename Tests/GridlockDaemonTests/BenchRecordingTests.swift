@@ -5,7 +5,7 @@ import Testing
 
 /// The drag `gridlock bench --bench-stroke` replays must be the benchmark scene's drag.
 @Suite struct BenchRecordingTests {
-    @Test func replayedDragFollowsTheSceneWithinAThirdOfAPixel() throws {
+    @Test("replayed drag follows the scene within a third of a pixel") func replayedDragFollowsTheSceneWithinAThirdOfAPixel() throws {
         let size = Size(width: 1920, height: 1080)
         let recording = BenchRecording.drag(size: size)
         var pipeline = try TouchPipeline(device: recording.device, calibration: .identity, rotation: .none, frame: size)

@@ -8,7 +8,7 @@ struct ConfigArgvSplitterTests {
         var testDescription: String { text }
     }
 
-    @Test(arguments: [
+    @Test("splits", arguments: [
         Split(text: "/bin/echo hello world", argv: ["/bin/echo", "hello", "world"]),
         Split(text: "  /bin/true \t ", argv: ["/bin/true"]),
         Split(text: #"/bin/echo "hello world""#, argv: ["/bin/echo", "hello world"]),
@@ -31,7 +31,7 @@ struct ConfigArgvSplitterTests {
         var testDescription: String { text }
     }
 
-    @Test(arguments: [
+    @Test("refuses", arguments: [
         Failure(text: #"/bin/echo "unbalanced"#, error: .unbalancedQuote("\"")),
         Failure(text: "/bin/echo 'unbalanced", error: .unbalancedQuote("'")),
         Failure(text: #"/bin/echo x\"#, error: .trailingBackslash),
@@ -46,7 +46,7 @@ struct ConfigArgvSplitterTests {
         #expect(throws: failure.error) { try ArgvSplitter.split(failure.text) }
     }
 
-    @Test func messagesSayWhatToDo() {
+    @Test("messages say what to do") func messagesSayWhatToDo() {
         #expect(ArgvError.relativeProgram("echo").description.contains("absolute path"))
         #expect(ArgvError.unbalancedQuote("'").description == "a ' quote is never closed")
     }

@@ -39,13 +39,13 @@ struct ConfigDocsTests {
     static let tableKeys = ConfigSchema.sections.flatMap(tableKeys(of:)) + tableKeys(of: ConfigSchema.pattern)
         + tableKeys(of: ConfigSchema.hook)
 
-    @Test func everyKeyOfTheTableIsDocumented() throws {
+    @Test("every key of the table is documented") func everyKeyOfTheTableIsDocumented() throws {
         let docs = try Self.documentedKeys()
         let missing = Self.tableKeys.filter { docs[$0.section]?[$0.name] == nil }
         #expect(missing.map { "[\($0.section)] \($0.name): in the table, not in docs/configuration.md" } == [])
     }
 
-    @Test func docsDocumentNoKeyTheTableLacks() throws {
+    @Test("docs document no key the table lacks") func docsDocumentNoKeyTheTableLacks() throws {
         var problems: [String] = []
         for (section, keys) in try Self.documentedKeys() {
             for key in keys.keys where Self.tableKey(section, key) == nil {
@@ -55,7 +55,7 @@ struct ConfigDocsTests {
         #expect(problems.sorted() == [])
     }
 
-    @Test func docsAndTableAgreeOnDefaultAndAllowedValues() throws {
+    @Test("docs and table agree on default and allowed values") func docsAndTableAgreeOnDefaultAndAllowedValues() throws {
         var problems: [String] = []
         for (section, keys) in try Self.documentedKeys() {
             for (key, documented) in keys {
@@ -71,12 +71,12 @@ struct ConfigDocsTests {
         #expect(problems.sorted() == [])
     }
 
-    @Test func exampleMentionsOnlyKeysOfTheTable() throws {
+    @Test("example mentions only keys of the table") func exampleMentionsOnlyKeysOfTheTable() throws {
         let unknown = try Self.exampleLines().filter { line in line.section.flatMap { Self.tableKey($0, line.key) } == nil }
         #expect(unknown.map { "examples/gridlock.conf:\($0.number): [\($0.section ?? "")] \($0.key) is not a key of the table" } == [])
     }
 
-    @Test func exampleListsEveryKeyAndShowsTheDefaults() throws {
+    @Test("example lists every key and shows the defaults") func exampleListsEveryKeyAndShowsTheDefaults() throws {
         let lines = try Self.exampleLines()
         var problems: [String] = []
         for key in Self.tableKeys {
@@ -91,7 +91,7 @@ struct ConfigDocsTests {
     }
 
     /// A default the docs show must be what the loader starts with, or the docs would lie.
-    @Test func tableDefaultsAreTheValuesTheLoaderStartsWith() {
+    @Test("table defaults are the values the loader starts with") func tableDefaultsAreTheValuesTheLoaderStartsWith() {
         let problems = Self.defaultProblems(ConfigSchema.sections, untouched: ConfigDraft())
             + Self.defaultProblems([ConfigSchema.pattern], untouched: PatternDraft())
             + Self.defaultProblems([ConfigSchema.hook], untouched: HookDraft())
@@ -100,14 +100,14 @@ struct ConfigDocsTests {
 
     /// examples/themes/harbour: every image it names is there and decodes, and its
     /// messages pass the check (it is also the themed demo configuration).
-    @Test func theThemedExampleLoadsWithEveryImage() throws {
+    @Test("the themed example loads with every image") func theThemedExampleLoadsWithEveryImage() throws {
         let path = ConfigFixtures.root.appendingPathComponent("examples/themes/harbour/gridlock.conf").path
         let theme = try ConfigLoader.load(path: path).config.theme
         #expect(theme.imagePaths.count == 5)
         #expect(theme.text(for: .wrong(failures: 1, remaining: 4)) == "Wrong pattern (1) · 4 more before a pause")
     }
 
-    @Test func everyKeyHasAOneLineDoc() {
+    @Test("every key has a one line doc") func everyKeyHasAOneLineDoc() {
         let undocumented = Self.tableKeys.filter { $0.doc.isEmpty || $0.doc.contains("\n") }
         #expect(undocumented.map { "[\($0.section)] \($0.name)" } == [])
     }

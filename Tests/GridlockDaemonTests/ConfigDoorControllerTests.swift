@@ -45,12 +45,12 @@ struct ConfigDoorControllerTests {
          "2: [security] trust-unsynchronised-clock: expected true or false (or yes/no, 1/0, on/off), got 'perhaps'"),
     ]
 
-    @Test(arguments: mistakes)
+    @Test("mistakes are found at their line", arguments: mistakes)
     func mistakesAreFoundAtTheirLine(text: String, expected: String) throws {
         #expect(try diagnostics(text) == [expected])
     }
 
-    @Test func negativeUsesAreRefused() throws {
+    @Test("negative uses are refused") func negativeUsesAreRefused() throws {
         let found = try diagnostics("[pattern door]\nhash=\(Self.hash)\nuses=-1\n")
         #expect(found.count == 1 && found[0].hasPrefix("3: [pattern door] uses:"), "\(found)")
     }
@@ -71,7 +71,7 @@ struct ConfigDoorControllerTests {
         #expect(hooks.count == 3)
     }
 
-    @Test func patternLimitsAreRead() throws {
+    @Test("pattern limits are read") func patternLimitsAreRead() throws {
         let folder = try ConfigFixtures.scratch([
             "gridlock.conf": "[security]\ntrust-unsynchronised-clock=yes\n[pattern cleaner]\nhash=\(Self.hash)\ngrid=3x3\nvalid=Mon-Fri 06:00-08:30;Sat 07:00-09:00\nvalid-from=2026-12-01\nvalid-until=2027-03-31T18:00\nuses=40\n",
         ])

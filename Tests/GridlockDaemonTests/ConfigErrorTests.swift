@@ -17,7 +17,7 @@ struct ConfigErrorTests {
         }
     }
 
-    @Test(arguments: [
+    @Test("reports exactly this problem", arguments: [
         Broken("unknown-section.conf", 3, "unknown section [dispaly]; did you mean [display]?"),
         Broken("unknown-key.conf", 3, "unknown key 'row' in [grid]; did you mean rows?"),
         Broken("bad-integer.conf", 2, "[feedback] error-ms: expected a whole number from 0 to 60000, got '1.5s'"),
@@ -48,7 +48,7 @@ struct ConfigErrorTests {
         #expect(ConfigFixtures.diagnostics(path) == ["\(path):\(broken.line): \(broken.message)"])
     }
 
-    @Test func missingFontNamesTheResolvedPathAndTheReason() {
+    @Test("missing font names the resolved path and the reason") func missingFontNamesTheResolvedPathAndTheReason() {
         let path = ConfigFixtures.path("broken/missing-font.conf")
         let font = ConfigFixtures.path("broken/fonts/missing.ttf")
         #expect(ConfigFixtures.diagnostics(path) == [
@@ -56,7 +56,7 @@ struct ConfigErrorTests {
         ])
     }
 
-    @Test func unterminatedHeaderAndTheKeyLeftWithoutASection() {
+    @Test("unterminated header and the key left without a section") func unterminatedHeaderAndTheKeyLeftWithoutASection() {
         let path = ConfigFixtures.path("broken/unterminated-section.conf")
         #expect(ConfigFixtures.diagnostics(path) == [
             "\(path):1: section header without a closing ']'",
@@ -64,7 +64,7 @@ struct ConfigErrorTests {
         ])
     }
 
-    @Test func severalProblemsAreReportedTogetherInFileOrder() {
+    @Test("several problems are reported together in file order") func severalProblemsAreReportedTogetherInFileOrder() {
         let path = ConfigFixtures.path("broken/several-errors.conf")
         #expect(ConfigFixtures.diagnostics(path) == [
             "\(path):3: [display] rotation: expected 0, 90, 180 or 270 (degrees clockwise), got '45'",
@@ -75,18 +75,18 @@ struct ConfigErrorTests {
         ])
     }
 
-    @Test func missingMainFileIsAWholeFileError() {
+    @Test("missing main file is a whole file error") func missingMainFileIsAWholeFileError() {
         let path = "/nonexistent/gridlock.conf"
         #expect(ConfigFixtures.diagnostics(path) == ["\(path): cannot read: No such file or directory"])
     }
 
-    @Test func directoryInPlaceOfTheMainFile() throws {
+    @Test("directory in place of the main file") func directoryInPlaceOfTheMainFile() throws {
         let folder = try ConfigFixtures.scratch(["gridlock.conf/keep": ""])
         defer { ConfigFixtures.remove(folder) }
         #expect(ConfigFixtures.diagnostics(folder + "/gridlock.conf") == ["\(folder)/gridlock.conf: cannot read: it is a directory, not a regular file"])
     }
 
-    @Test(.enabled(if: geteuid() != 0, "root reads any file"))
+    @Test("unreadable file says permission denied", .enabled(if: geteuid() != 0, "root reads any file"))
     func unreadableFileSaysPermissionDenied() throws {
         let folder = try ConfigFixtures.scratch(["gridlock.conf": "[display]\n"])
         defer { ConfigFixtures.remove(folder) }
@@ -95,7 +95,7 @@ struct ConfigErrorTests {
         #expect(ConfigFixtures.diagnostics(path) == ["\(path): cannot read: Permission denied"])
     }
 
-    @Test func unreadableDropInIsReportedWithTheOtherFiles() throws {
+    @Test("unreadable drop in is reported with the other files") func unreadableDropInIsReportedWithTheOtherFiles() throws {
         let folder = try ConfigFixtures.scratch(["g.conf": "[display]\nrotation=7\n"])
         defer { ConfigFixtures.remove(folder) }
         try FileManager.default.createDirectory(atPath: folder + "/g.conf.d", withIntermediateDirectories: true)
@@ -108,19 +108,19 @@ struct ConfigErrorTests {
         ])
     }
 
-    @Test func dropInPathThatIsNotADirectory() throws {
+    @Test("drop in path that is not a directory") func dropInPathThatIsNotADirectory() throws {
         let folder = try ConfigFixtures.scratch(["g.conf": "[display]\n", "g.conf.d": "oops\n"])
         defer { ConfigFixtures.remove(folder) }
         #expect(ConfigFixtures.diagnostics(folder + "/g.conf") == ["\(folder)/g.conf.d: cannot list drop-ins: Not a directory"])
     }
 
-    @Test func missingDropInDirectoryIsFine() throws {
+    @Test("missing drop in directory is fine") func missingDropInDirectoryIsFine() throws {
         let folder = try ConfigFixtures.scratch(["g.conf": "[display]\n"])
         defer { ConfigFixtures.remove(folder) }
         #expect(try ConfigLoader.load(path: folder + "/g.conf").files == [folder + "/g.conf"])
     }
 
-    @Test func aValueOverriddenLaterIsStillChecked() throws {
+    @Test("a value overridden later is still checked") func aValueOverriddenLaterIsStillChecked() throws {
         let folder = try ConfigFixtures.scratch([
             "g.conf": "[grid]\nrows=12\n",
             "g.conf.d/10-fix.conf": "[grid]\nrows=4\n",
@@ -129,7 +129,7 @@ struct ConfigErrorTests {
         #expect(ConfigFixtures.diagnostics(folder + "/g.conf") == ["\(folder)/g.conf:2: [grid] rows: must be from 2 to 8, not 12"])
     }
 
-    @Test func theSameKeyInTwoFilesIsAnOverrideNotADuplicate() throws {
+    @Test("the same key in two files is an override not a duplicate") func theSameKeyInTwoFilesIsAnOverrideNotADuplicate() throws {
         let folder = try ConfigFixtures.scratch([
             "g.conf": "[grid]\nrows=5\n",
             "g.conf.d/10-fix.conf": "[grid]\nrows=4\n",
@@ -138,7 +138,7 @@ struct ConfigErrorTests {
         #expect(try ConfigLoader.load(path: folder + "/g.conf").config.grid.shape.rows == 4)
     }
 
-    @Test func minNodesIsCheckedAgainstTheFinalGrid() throws {
+    @Test("min nodes is checked against the final grid") func minNodesIsCheckedAgainstTheFinalGrid() throws {
         let folder = try ConfigFixtures.scratch([
             "g.conf": "[grid]\nmin-nodes=9\n",
             "g.conf.d/10-small.conf": "[grid]\nrows=2\ncolumns=2\n",
@@ -149,7 +149,7 @@ struct ConfigErrorTests {
         ])
     }
 
-    @Test func successColourKeyPointsToTheMessageKey() throws {
+    @Test("success colour key points to the message key") func successColourKeyPointsToTheMessageKey() throws {
         let folder = try ConfigFixtures.scratch(["g.conf": "[theme]\nsuccess=Welcome\n"])
         defer { ConfigFixtures.remove(folder) }
         #expect(ConfigFixtures.diagnostics(folder + "/g.conf") == [
@@ -157,7 +157,7 @@ struct ConfigErrorTests {
         ])
     }
 
-    @Test func keysOfAPatternAreCheckedToo() throws {
+    @Test("keys of a pattern are checked too") func keysOfAPatternAreCheckedToo() throws {
         let folder = try ConfigFixtures.scratch([
             "g.conf": "[pattern a]\nhash=\(ConfigLoaderTests.hash)\nhash=\(ConfigLoaderTests.hash)\nexe=/bin/true\nduress=sometimes\n",
         ])
@@ -169,7 +169,7 @@ struct ConfigErrorTests {
         ])
     }
 
-    @Test func replayBackendRefusesANameMatch() throws {
+    @Test("replay backend refuses a name match") func replayBackendRefusesANameMatch() throws {
         let folder = try ConfigFixtures.scratch(["g.conf": "[touch]\nbackend=replay\ndevice=name:Goodix\n"])
         defer { ConfigFixtures.remove(folder) }
         #expect(ConfigFixtures.diagnostics(folder + "/g.conf") == [
@@ -177,7 +177,7 @@ struct ConfigErrorTests {
         ])
     }
 
-    @Test func descriptionsUseCompilerStyleLocations() {
+    @Test("descriptions use compiler style locations") func descriptionsUseCompilerStyleLocations() {
         #expect(ConfigDiagnostic(file: "/etc/g.conf", line: 3, message: "m").description == "/etc/g.conf:3: m")
         #expect(ConfigDiagnostic(file: "/etc/g.conf", line: 0, message: "m").description == "/etc/g.conf: m")
         let error = ConfigError(diagnostics: [

@@ -5,7 +5,7 @@ import Testing
 
 /// `[feedback] beeper=` and the sounds: what is accepted, and FILE:LINE for what is not.
 struct ConfigFeedbackSoundTests {
-    @Test func soundsAndAPathAreRead() throws {
+    @Test("sounds and a path are read") func soundsAndAPathAreRead() throws {
         let folder = try ConfigFixtures.scratch([
             "g.conf": "[feedback]\nbeeper=dev/beep\ntick=off\nsuccess=880:80,0:40,1760:160\nlockout=20:5000\n"
         ])
@@ -21,21 +21,21 @@ struct ConfigFeedbackSoundTests {
         #expect(feedback.sounds.wrong == FeedbackSounds.standard.wrong)
     }
 
-    @Test func offAndAutoAreWords() throws {
+    @Test("off and auto are words") func offAndAutoAreWords() throws {
         let folder = try ConfigFixtures.scratch(["g.conf": "[feedback]\nbeeper=off\n"])
         defer { ConfigFixtures.remove(folder) }
         #expect(try ConfigLoader.load(path: folder + "/g.conf").config.feedback.beeper == .off)
         #expect(GridlockConfig().feedback.beeper == .auto)
     }
 
-    @Test func aStepWithoutItsLengthNamesTheLine() {
+    @Test("a step without its length names the line") func aStepWithoutItsLengthNamesTheLine() {
         let path = ConfigFixtures.path("broken/bad-sound.conf")
         #expect(ConfigFixtures.diagnostics(path) == [
             "\(path):3: [feedback] wrong: expected off or HZ:MS steps separated by commas (HZ 0 for a rest or 20 to 20000, MS 1 to 5000), e.g. 1047:90,1568:140, got '220' ('220' is not a step)"
         ])
     }
 
-    @Test(arguments: [
+    @Test("refused values", arguments: [
         ("tick=19:10", "'19:10' is not a step"), ("tick=20001:10", "'20001:10' is not a step"),
         ("tick=2000:0", "'2000:0' is not a step"), ("tick=2000:5001", "'2000:5001' is not a step"),
         ("tick=2000:10,", "'' is not a step"), ("tick=-5:10", "'-5:10' is not a step"),

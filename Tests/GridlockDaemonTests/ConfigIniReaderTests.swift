@@ -14,7 +14,7 @@ struct ConfigIniReaderTests {
         file.diagnostics.map { "\($0.location.line): \($0.message)" }
     }
 
-    @Test func entriesCarryTheirLineNumbers() throws {
+    @Test("entries carry their line numbers") func entriesCarryTheirLineNumbers() throws {
         let file = try read("; comment\n# another\n\n[a]\nx = 1\n\n[b] ; trailing comment\ny=two words ; comment\nz=#123456\n")
         #expect(file.diagnostics.isEmpty)
         #expect(file.sections == [
@@ -25,13 +25,13 @@ struct ConfigIniReaderTests {
         ])
     }
 
-    @Test func windowsLineEndingsAndAByteOrderMarkAreAccepted() throws {
+    @Test("windows line endings and a byte order mark are accepted") func windowsLineEndingsAndAByteOrderMarkAreAccepted() throws {
         let file = try read("\u{FEFF}[a]\r\nx=1\r\n")
         #expect(file.diagnostics.isEmpty)
         #expect(file.sections == [IniSection(name: "a", line: 1, entries: [IniEntry(key: "x", value: "1", line: 2)])])
     }
 
-    @Test func theLongestLineThatFitsIsReadWholeAndOneMoreByteIsRefused() throws {
+    @Test("the longest line that fits is read whole and one more byte is refused") func theLongestLineThatFitsIsReadWholeAndOneMoreByteIsRefused() throws {
         let fits = "k=" + String(repeating: "v", count: 196)
         let tooLong = "k=" + String(repeating: "v", count: 197)
         let file = try read("[a]\n\(fits)\n[b]\n\(tooLong)\nafter=1\n")
@@ -41,14 +41,14 @@ struct ConfigIniReaderTests {
         #expect(file.sections[1].entries == [IniEntry(key: "after", value: "1", line: 5)])
     }
 
-    @Test func sectionNamesAreNotCutAt49BytesAsInihWouldCutThem() throws {
+    @Test("section names are not cut at 49 bytes as inih would cut them") func sectionNamesAreNotCutAt49BytesAsInihWouldCutThem() throws {
         let name = "pattern " + String(repeating: "n", count: 64)
         let file = try read("[\(name)]\nk=v\n")
         #expect(file.sections.map(\.name) == [name])
         #expect(file.sections.first?.entries.count == 1)
     }
 
-    @Test func invalidUTF8AndNulBytesAreReported() throws {
+    @Test("invalid UTF 8 and nul bytes are reported") func invalidUTF8AndNulBytesAreReported() throws {
         let folder = try ConfigFixtures.scratch([:])
         defer { ConfigFixtures.remove(folder) }
         let path = folder + "/f.conf"
@@ -56,17 +56,17 @@ struct ConfigIniReaderTests {
         #expect(messages(IniReader.read(path: path)) == ["2: line is not valid UTF-8", "3: line contains a NUL byte"])
     }
 
-    @Test func emptyKeyNameIsRefused() throws {
+    @Test("empty key name is refused") func emptyKeyNameIsRefused() throws {
         #expect(messages(try read("[a]\n=value\n")) == ["2: missing key name before '='"])
     }
 
-    @Test func anIndentedFirstKeyIsNotAContinuation() throws {
+    @Test("an indented first key is not a continuation") func anIndentedFirstKeyIsNotAContinuation() throws {
         let file = try read("[a]\n  x=1\n  y=2\n")
         #expect(file.sections.first?.entries.map(\.key) == ["x"])
         #expect(messages(file) == ["3: indented line continues the value of 'x' (inih joins indented lines); remove the indentation, values must fit on one line"])
     }
 
-    @Test func everySyntaxErrorIsReportedNotOnlyTheFirst() throws {
+    @Test("every syntax error is reported not only the first") func everySyntaxErrorIsReportedNotOnlyTheFirst() throws {
         #expect(messages(try read("[a]\nno equals\n[b\nx=1\nalso bad\n")) == [
             "2: expected 'key=value', a [section] header, or a comment starting with ';' or '#'",
             "3: section header without a closing ']'",
@@ -74,7 +74,7 @@ struct ConfigIniReaderTests {
         ])
     }
 
-    @Test func closestNameSuggestsOnlyNearMisses() {
+    @Test("closest name suggests only near misses") func closestNameSuggestsOnlyNearMisses() {
         #expect(ClosestName.suggestion(for: "hitradius", among: GridKey.allCases.map(\.rawValue)) == "hit-radius")
         #expect(ClosestName.suggestion(for: "rwos", among: GridKey.allCases.map(\.rawValue)) == "rows")
         #expect(ClosestName.suggestion(for: "colour", among: GridKey.allCases.map(\.rawValue)) == nil)

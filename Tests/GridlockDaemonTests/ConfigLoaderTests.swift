@@ -39,7 +39,7 @@ enum ConfigFixtures {
 struct ConfigLoaderTests {
     static let hash = "$argon2id$v=19$m=65536,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA"
 
-    @Test func nearlyEmptyFileGivesTheDocumentedDefaults() throws {
+    @Test("nearly empty file gives the documented defaults") func nearlyEmptyFileGivesTheDocumentedDefaults() throws {
         let path = ConfigFixtures.path("good/nearly-empty.conf")
         let loaded = try ConfigLoader.load(path: path)
         #expect(loaded.files == [path])
@@ -73,7 +73,7 @@ struct ConfigLoaderTests {
         #expect(c.patterns.isEmpty)
     }
 
-    @Test func exampleLoadsWithoutDiagnosticsAndEnrolsNothing() throws {
+    @Test("example loads without diagnostics and enrols nothing") func exampleLoadsWithoutDiagnosticsAndEnrolsNothing() throws {
         let check = ConfigLoader.validateOnly(path: ConfigFixtures.example)
         #expect(check.diagnostics.map(\.description) == [])
         let config = try ConfigLoader.load(path: ConfigFixtures.example).config
@@ -82,7 +82,7 @@ struct ConfigLoaderTests {
     }
 
     /// The example's commented pattern and hook sections, uncommented, are what they say.
-    @Test func examplePatternSectionParsesWhenUncommented() throws {
+    @Test("example pattern section parses when uncommented") func examplePatternSectionParsesWhenUncommented() throws {
         let text = try String(contentsOfFile: ConfigFixtures.example, encoding: .utf8)
         let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             ["#[pattern door]", "#hash=", "#exec=", "#valid", "#uses=", "#[on failure]", "#after="].contains { line.hasPrefix($0) }
@@ -103,7 +103,7 @@ struct ConfigLoaderTests {
         #expect(config.hooks.count == 1)
     }
 
-    @Test func dropInsApplyInByteOrderAndLaterValuesWin() throws {
+    @Test("drop ins apply in byte order and later values win") func dropInsApplyInByteOrderAndLaterValuesWin() throws {
         let main = ConfigFixtures.path("dropins/gridlock.conf")
         let dir = main + ".d"
         let loaded = try ConfigLoader.load(path: main)
@@ -122,14 +122,14 @@ struct ConfigLoaderTests {
         ])
     }
 
-    @Test func duplicatePatternNameAcrossMainFileAndDropInNamesBothPlaces() {
+    @Test("duplicate pattern name across main file and drop in names both places") func duplicatePatternNameAcrossMainFileAndDropInNamesBothPlaces() {
         let main = ConfigFixtures.path("duplicate-pattern/gridlock.conf")
         #expect(ConfigFixtures.diagnostics(main) == [
             "\(main).d/50-door.conf:3: duplicate pattern name 'door' (first defined at \(main):1)"
         ])
     }
 
-    @Test func relativePathsAreRelativeToTheFileThatHoldsThem() throws {
+    @Test("relative paths are relative to the file that holds them") func relativePathsAreRelativeToTheFileThatHoldsThem() throws {
         let folder = try ConfigFixtures.scratch([
             "etc/gridlock.conf": "[theme]\nfont=fonts/panel.ttf\n[lockout]\nstate-file=state/attempts\n",
             "etc/gridlock.conf.d/10-replay.conf":
@@ -146,14 +146,14 @@ struct ConfigLoaderTests {
         #expect(config.touch.device == .path(folder + "/etc/gridlock.conf.d/recordings/tap.evemu"))
     }
 
-    @Test func relativeMainFileResolvesAgainstTheWorkingDirectory() {
+    @Test("relative main file resolves against the working directory") func relativeMainFileResolvesAgainstTheWorkingDirectory() {
         #expect(ConfigPaths.resolve("a.ttf", relativeTo: "gridlock.conf", currentDirectory: "/srv") == "/srv/a.ttf")
         #expect(ConfigPaths.resolve("a.ttf", relativeTo: "./conf/g.conf", currentDirectory: "/srv") == "/srv/conf/a.ttf")
         #expect(ConfigPaths.resolve("/abs/a.ttf", relativeTo: "conf/g.conf", currentDirectory: "/srv") == "/abs/a.ttf")
         #expect(ConfigPaths.resolve("a.ttf", relativeTo: "/g.conf", currentDirectory: "/srv") == "/a.ttf")
     }
 
-    @Test func everyValueKindIsParsed() throws {
+    @Test("every value kind is parsed") func everyValueKindIsParsed() throws {
         let folder = try ConfigFixtures.scratch([
             "g.conf": """
                 [display]
@@ -230,7 +230,7 @@ struct ConfigLoaderTests {
             source: SourceLocation(file: folder + "/g.conf", line: 38))])
     }
 
-    @Test func loadThrowsWhatValidateOnlyReports() throws {
+    @Test("load throws what validate only reports") func loadThrowsWhatValidateOnlyReports() throws {
         let path = ConfigFixtures.path("broken/several-errors.conf")
         let error = expectError(ConfigError.self) { try ConfigLoader.load(path: path) }
         #expect(error?.diagnostics == ConfigLoader.validateOnly(path: path).diagnostics)

@@ -29,7 +29,7 @@ import Testing
         #expect(unsaid.warnings.first?.message.contains("add grid=3x3") == true)
     }
 
-    @Test(arguments: ["3", "3x", "x3", "9x3", "1x3", "3x3x3", "threexthree"])
+    @Test("malformed grid is an error", arguments: ["3", "3x", "x3", "9x3", "1x3", "3x3x3", "threexthree"])
     func malformedGridIsAnError(text: String) throws {
         let check = try load("[pattern door]\ngrid=\(text)\nhash=\(Self.hash)\n")
         #expect(check.diagnostics.first?.message.hasPrefix("[pattern door] grid: expected ROWSxCOLUMNS") == true)

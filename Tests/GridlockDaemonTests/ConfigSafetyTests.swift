@@ -33,14 +33,14 @@ import Testing
         ConfigVerdict.check(path: "\(folder)/gridlock.conf", runningAs: user).check.diagnostics
     }
 
-    @Test func aRootOwnedPrivateSetupIsSafe() throws {
+    @Test("a root owned private setup is safe") func aRootOwnedPrivateSetupIsSafe() throws {
         let folder = try makeSetup()
         defer { ConfigFixtures.remove(folder) }
         #expect(problems(folder).isEmpty)
         #expect(try ConfigVerdict.load(path: "\(folder)/gridlock.conf", runningAs: 0).files.count == 4)
     }
 
-    @Test func aGroupWritableMainFileIsRefusedWithTheFix() throws {
+    @Test("a group writable main file is refused with the fix") func aGroupWritableMainFileIsRefusedWithTheFix() throws {
         let folder = try makeSetup()
         defer { ConfigFixtures.remove(folder) }
         chmod("\(folder)/gridlock.conf", 0o664)
@@ -166,7 +166,7 @@ import Testing
         #expect(found.first?.message.contains("[touch] device: \(folder)/touch.evemu: it is a FIFO") == true, "\(found)")
     }
 
-    @Test func aFileOwnedBySomeoneElseIsRefused() throws {
+    @Test("a file owned by someone else is refused") func aFileOwnedBySomeoneElseIsRefused() throws {
         let folder = try makeSetup()
         defer { ConfigFixtures.remove(folder) }
         try #require(chown("\(folder)/gridlock.conf.d/60-theme.conf", 65534, 65534) == 0)

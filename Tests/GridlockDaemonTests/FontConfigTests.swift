@@ -19,14 +19,14 @@ struct FontConfigTests {
         return (check.diagnostics.map(\.description), config, path, folder)
     }
 
-    @Test func aFamilyNameIsLookedUpAmongTheInstalledFonts() throws {
+    @Test("a family name is looked up among the installed fonts") func aFamilyNameIsLookedUpAmongTheInstalledFonts() throws {
         let result = try loaded("DejaVu Sans Mono")
         defer { ConfigFixtures.remove(result.folder) }
         #expect(result.check.isEmpty)
         #expect(result.config.theme.font == .family("DejaVu Sans Mono"))
     }
 
-    @Test func aFamilyNoInstalledFontHasIsRefusedWithItsLine() throws {
+    @Test("a family no installed font has is refused with its line") func aFamilyNoInstalledFontHasIsRefusedWithItsLine() throws {
         let result = try loaded("Comic Gridlock")
         defer { ConfigFixtures.remove(result.folder) }
         #expect(result.check.count == 1)
@@ -34,14 +34,14 @@ struct FontConfigTests {
             "\(result.path):2: [theme] font: family 'Comic Gridlock': no installed font has this family") == true)
     }
 
-    @Test func anAbsoluteFontFileIsAccepted() throws {
+    @Test("an absolute font file is accepted") func anAbsoluteFontFileIsAccepted() throws {
         let result = try loaded(FontFixtures.dejaVuSans)
         defer { ConfigFixtures.remove(result.folder) }
         #expect(result.check.isEmpty)
         #expect(result.config.theme.font == .file(FontFixtures.dejaVuSans))
     }
 
-    @Test func aFileThatIsNotAFontIsRefusedWithItsLineAndTheReason() throws {
+    @Test("a file that is not a font is refused with its line and the reason") func aFileThatIsNotAFontIsRefusedWithItsLineAndTheReason() throws {
         let result = try loaded("not-a-font.ttf")
         defer { ConfigFixtures.remove(result.folder) }
         #expect(result.check == [
@@ -49,7 +49,7 @@ struct FontConfigTests {
         ])
     }
 
-    @Test func anUnreadableFontFileIsRefusedWithItsLineAndTheReason() throws {
+    @Test("an unreadable font file is refused with its line and the reason") func anUnreadableFontFileIsRefusedWithItsLineAndTheReason() throws {
         let result = try loaded("/nonexistent/gridlock/NoSuchFont.otf")
         defer { ConfigFixtures.remove(result.folder) }
         #expect(result.check == [
@@ -57,7 +57,7 @@ struct FontConfigTests {
         ])
     }
 
-    @Test func aValueIsAFileWhenItHasASlashOrAFontEnding() {
+    @Test("a value is a file when it has a slash or a font ending") func aValueIsAFileWhenItHasASlashOrAFontEnding() {
         #expect(FontChoice.isFileName("fonts/panel"))
         #expect(FontChoice.isFileName("Panel.TTF"))
         #expect(FontChoice.isFileName("NotoSansCJK-Regular.ttc"))

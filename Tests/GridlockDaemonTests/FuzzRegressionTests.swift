@@ -40,7 +40,7 @@ import Testing
         return inputs
     }
 
-    @Test func everyFolderIsATargetAndHoldsInputs() throws {
+    @Test("every folder is a target and holds inputs") func everyFolderIsATargetAndHoldsInputs() throws {
         let root = Self.folder.appendingPathComponent("fuzz-regressions").path
         let folders = try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") }
         for name in folders {
@@ -51,7 +51,7 @@ import Testing
 
     /// The child writes a finding to its output and exits 0; a trap kills it, and a crash
     /// report, if any, is its output too.
-    @Test(arguments: try inputs())
+    @Test("input stays fixed", arguments: try inputs())
     func inputStaysFixed(_ input: Input) throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.replayer), "build the replayer: swift build --build-tests")
         let process = try SpawnedProcess.spawn(argv: [Self.replayer, input.target, input.path], environment: [])
@@ -70,7 +70,7 @@ import Testing
 
     /// The seeds `make fuzz` starts from pass every target: a harness whose own seeds fail
     /// would only ever report itself.
-    @Test(arguments: FuzzTargets.all.map(\.name))
+    @Test("seeds pass", arguments: FuzzTargets.all.map(\.name))
     func seedsPass(_ name: String) throws {
         defer { FuzzScratch.removeAll() }
         let target = try #require(FuzzTargets.named(name))

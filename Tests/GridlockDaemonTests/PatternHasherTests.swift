@@ -6,14 +6,14 @@ import Testing
     /// The minimum cost keeps these tests fast; the default cost is exercised once.
     let cheap = PatternHasher.Argon2Cost(opsLimit: 1, memoryKiB: 8)
 
-    @Test func hashIsAnArgon2idPHCStringWithTheRequestedCost() throws {
+    @Test("hash is an argon 2 id PHC string with the requested cost") func hashIsAnArgon2idPHCStringWithTheRequestedCost() throws {
         let hasher = try PatternHasher()
         let hash = try hasher.hash(message: "3x3:1-2-3-6-9", cost: PatternHasher.Argon2Cost(opsLimit: 3, memoryKiB: 1024))
         #expect(hash.hasPrefix("$argon2id$v=19$m=1024,t=3,p=1$"))
         #expect(PatternHasher.isWellFormedArgon2idHash(hash))
     }
 
-    @Test func verifyAcceptsTheMessageAndRejectsOthers() throws {
+    @Test("verify accepts the message and rejects others") func verifyAcceptsTheMessageAndRejectsOthers() throws {
         let hasher = try PatternHasher()
         let hash = try hasher.hash(message: "3x3:1-2-3-6-9", cost: cheap)
         #expect(hasher.verify(hash: hash, message: "3x3:1-2-3-6-9"))
@@ -22,26 +22,26 @@ import Testing
         #expect(!hasher.verify(hash: hash, message: ""))
     }
 
-    @Test func defaultCostRoundTrips() throws {
+    @Test("default cost round trips") func defaultCostRoundTrips() throws {
         let hasher = try PatternHasher()
         let hash = try hasher.hash(message: "3x3:7-5-3", cost: .default)
         #expect(hash.hasPrefix("$argon2id$v=19$m=32768,t=2,p=1$"))
         #expect(hasher.verify(hash: hash, message: "3x3:7-5-3"))
     }
 
-    @Test func saltMakesEqualPatternsHashDifferently() throws {
+    @Test("salt makes equal patterns hash differently") func saltMakesEqualPatternsHashDifferently() throws {
         let hasher = try PatternHasher()
         #expect(try hasher.hash(message: "3x3:1-5-9", cost: cheap) != hasher.hash(message: "3x3:1-5-9", cost: cheap))
     }
 
-    @Test func embeddedNulIsPartOfTheMessage() throws {
+    @Test("embedded nul is part of the message") func embeddedNulIsPartOfTheMessage() throws {
         let hasher = try PatternHasher()
         let hash = try hasher.hash(message: "a\u{0}b", cost: cheap)
         #expect(hasher.verify(hash: hash, message: "a\u{0}b"))
         #expect(!hasher.verify(hash: hash, message: "a"))
     }
 
-    @Test(arguments: [
+    @Test("malformed hashes are rejected", arguments: [
         "",
         "not a hash",
         "$argon2i$v=19$m=8,t=1,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA",
@@ -65,7 +65,7 @@ import Testing
     /// Found by the argon2-hash fuzz target (Tests/Fixtures/fuzz-regressions/argon2-hash): the
     /// last character of the key (`Y`) carries bits beyond its 28 bytes, which libsodium's
     /// decoder refuses, so the hash could never match; the same key ending in `Q` is fine.
-    @Test func base64WithBitsBeyondTheLastByteIsMalformed() {
+    @Test("base 64 with bits beyond the last byte is malformed") func base64WithBitsBeyondTheLastByteIsMalformed() {
         let prefix = "$argon2id$v=19$m=8,t=1,p=1$YWJjZGVmZ2hpams$MDEyMzQ1WFiY2RlZmdoaWprbG1ub3BxcnN0dX"
         for (last, libsodiumReadsIt) in [("Y", false), ("Q", true)] {
             let hash = prefix + last
@@ -76,7 +76,7 @@ import Testing
 
     /// Found by the argon2-hash fuzz target: libsodium reads no leading zeros in the
     /// parameters (`m=08`), so a hash with one could never match.
-    @Test func parametersWithLeadingZerosAreMalformed() {
+    @Test("parameters with leading zeros are malformed") func parametersWithLeadingZerosAreMalformed() {
         let salt = "$YWJjZGVmZ2hpams$MDEyMzQ1Njc4OWFiY2RlZmdoaWprbG1ub3BxcnN0dXY"
         for (parameters, libsodiumReadsIt) in [("m=8,t=1", true), ("m=08,t=1", false), ("m=8,t=01", false), ("m=10,t=1", true)] {
             let hash = "$argon2id$v=19$\(parameters),p=1" + salt
@@ -85,7 +85,7 @@ import Testing
         }
     }
 
-    @Test func truncatingARealHashMakesItMalformedOrNonMatching() throws {
+    @Test("truncating a real hash makes it malformed or non matching") func truncatingARealHashMakesItMalformedOrNonMatching() throws {
         let hasher = try PatternHasher()
         let hash = try hasher.hash(message: "3x3:1-2-3", cost: cheap)
         for length in 0..<hash.count {
@@ -93,7 +93,7 @@ import Testing
         }
     }
 
-    @Test func costBelowTheMinimumIsRejectedWithTheMinimum() throws {
+    @Test("cost below the minimum is rejected with the minimum") func costBelowTheMinimumIsRejectedWithTheMinimum() throws {
         let hasher = try PatternHasher()
         let tooLittleMemory = PatternHasher.Argon2Cost(opsLimit: 2, memoryKiB: 4)
         let error = expectError(PatternHasherError.self) {

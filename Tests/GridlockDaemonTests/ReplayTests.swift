@@ -51,7 +51,7 @@ import Testing
         return run
     }
 
-    @Test func aWrongPatternThenTheRightOneUnlocksAndRunsTheAction() throws {
+    @Test("a wrong pattern then the right one unlocks and runs the action") func aWrongPatternThenTheRightOneUnlocksAndRunsTheAction() throws {
         let run = try Self.replay("demo-wrong-then-right", config: Self.config(exec: ["/bin/echo", "relay", "pulsed"]))
         #expect(run.results() == ["rejected", "accepted"])
         let accepted = try #require(run.events.first { $0["result"] as? String == "accepted" })
@@ -65,7 +65,7 @@ import Testing
         #expect(run.scenes.last?.message == .prompt)
     }
 
-    @Test(arguments: [
+    @Test("every touch protocol unlocks", arguments: [
         "protocol-b-1-2-3-6-9", "protocol-a-1-2-3-6-9", "single-touch-1-2-3-6-9", "second-finger-1-2-3-6-9",
     ])
     func everyTouchProtocolUnlocks(recording: String) throws {
@@ -87,12 +87,12 @@ import Testing
         #expect(try Self.replay("protocol-b-1-2-3-6-9", config: config, wallClock: clock).results() == ["accepted"])
     }
 
-    @Test func goodixStyleReleasesEndEachStroke() throws {
+    @Test("goodix style releases end each stroke") func goodixStyleReleasesEndEachStroke() throws {
         let run = try Self.replay("goodix-release-1-2-3-6-9", config: Self.config())
         #expect(run.results() == ["accepted", "accepted"])
     }
 
-    @Test func aTooShortPatternIsReportedAndNotCounted() throws {
+    @Test("a too short pattern is reported and not counted") func aTooShortPatternIsReportedAndNotCounted() throws {
         let run = try Self.replay("too-short", config: Self.config())
         #expect(run.results() == ["too-short"])
         #expect(run.events.first?["nodes"] as? Int == 3)
@@ -100,7 +100,7 @@ import Testing
         #expect(run.scenes.contains { $0.message == .tooShort(minimum: 4) })
     }
 
-    @Test func fiveWrongPatternsLockOutWithACountdownThenTheRightOneUnlocks() throws {
+    @Test("five wrong patterns lock out with a countdown then the right one unlocks") func fiveWrongPatternsLockOutWithACountdownThenTheRightOneUnlocks() throws {
         let run = try Self.replay("lockout-five-wrong", config: Self.config())
         #expect(run.results() == ["rejected", "rejected", "rejected", "rejected", "rejected", "accepted"])
         let lockout = try #require(run.events.first { $0["event"] as? String == "lockout" })
@@ -117,7 +117,7 @@ import Testing
         #expect(countdown == Array((1...30).reversed()))
     }
 
-    @Test func inputDuringTheLockoutIsIgnored() throws {
+    @Test("input during the lockout is ignored") func inputDuringTheLockoutIsIgnored() throws {
         // The lockout recording's sixth stroke comes 35 s after the fifth failure; replay a
         // config whose lockout is longer, so that stroke lands inside it.
         var config = try Self.config()
@@ -127,13 +127,13 @@ import Testing
         #expect(run.events.contains { $0["event"] as? String == "lockout" && $0["seconds"] as? Int == 120 })
     }
 
-    @Test func theActionsExitStatusIsReported() throws {
+    @Test("the actions exit status is reported") func theActionsExitStatusIsReported() throws {
         let run = try Self.replay("protocol-b-1-2-3-6-9", config: Self.config(exec: ["/bin/sh", "-c", "exit 3"]))
         let action = try #require(run.events.first { $0["event"] as? String == "action" })
         #expect(action["status"] as? Int == 3)
     }
 
-    @Test func anActionPastItsTimeoutIsTerminated() throws {
+    @Test("an action past its timeout is terminated") func anActionPastItsTimeoutIsTerminated() throws {
         let run = try Self.replay(
             "protocol-b-1-2-3-6-9", config: Self.config(exec: ["/bin/sleep", "30"], timeout: .milliseconds(300)))
         let action = try #require(run.events.first { $0["event"] as? String == "action" })
@@ -141,20 +141,20 @@ import Testing
         #expect(action["status"] as? Int == 128 + 15)
     }
 
-    @Test func actionsRunWithoutAShell() throws {
+    @Test("actions run without a shell") func actionsRunWithoutAShell() throws {
         let exec = try ArgvSplitter.split("/bin/echo $(id) `id` $HOME")
         let run = try Self.replay("protocol-b-1-2-3-6-9", config: Self.config(exec: exec))
         let output = run.events.filter { $0["event"] as? String == "action-output" }.compactMap { $0["line"] as? String }
         #expect(output == ["$(id) `id` $HOME"])
     }
 
-    @Test func theActionSeesOnlyThePatternNameAndAMinimalEnvironment() throws {
+    @Test("the action sees only the pattern name and a minimal environment") func theActionSeesOnlyThePatternNameAndAMinimalEnvironment() throws {
         let run = try Self.replay("protocol-b-1-2-3-6-9", config: Self.config(exec: ["/usr/bin/env"]))
         let output = Set(run.events.filter { $0["event"] as? String == "action-output" }.compactMap { $0["line"] as? String })
         #expect(output == ["GRIDLOCK_PATTERN=door", "PATH=\(ActionRunner.searchPath)"])
     }
 
-    @Test func noOutputLineEverContainsTheDrawnPattern() throws {
+    @Test("no output line ever contains the drawn pattern") func noOutputLineEverContainsTheDrawnPattern() throws {
         var all: [String] = []
         for name in ["demo-wrong-then-right", "lockout-five-wrong", "too-short", "goodix-release-1-2-3-6-9"] {
             all += try Self.replay(name, config: Self.config()).lines
@@ -167,7 +167,7 @@ import Testing
         #expect(all.count > 10)
     }
 
-    @Test func framesShowTheErrorAndSuccessColoursAtTheDrawnNodes() throws {
+    @Test("frames show the error and success colours at the drawn nodes") func framesShowTheErrorAndSuccessColoursAtTheDrawnNodes() throws {
         let folder = try makeTemporaryDirectory()
         defer { removeDirectory(folder) }
         let config = try Self.config()

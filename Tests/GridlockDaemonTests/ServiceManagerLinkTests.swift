@@ -36,7 +36,7 @@ import Testing
         ])
     }
 
-    @Test func theOtherMessages() {
+    @Test("the other messages") func theOtherMessages() {
         let sent = Sent()
         let link = ServiceManagerLink { sent.states.append($0) }
         link.watchdog()

@@ -3,7 +3,7 @@ import Testing
 @testable import GridlockDisplay
 
 @Suite struct CalibrationTargetRenderingTests {
-    @Test func aCrossReplacesTheGrid() throws {
+    @Test("a cross replaces the grid") func aCrossReplacesTheGrid() throws {
         let size = Size(width: 800, height: 480)
         let layout = try GridLayout(frame: Rect(origin: .zero, size: size))
         let theme = Theme()

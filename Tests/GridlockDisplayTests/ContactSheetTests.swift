@@ -11,7 +11,7 @@ import Testing
         return buffer
     }
 
-    @Test func framesAreShrunkIntoAGridWithCaptions() throws {
+    @Test("frames are shrunk into a grid with captions") func framesAreShrunkIntoAGridWithCaptions() throws {
         let red = Color(red: 0xE0, green: 0x20, blue: 0x20), blue = Color(red: 0x20, green: 0x40, blue: 0xE0)
         let sheet = ContactSheet(columns: 2, thumbnailSize: 100)
         let entries = [
@@ -39,7 +39,7 @@ import Testing
         #expect(image.pixel(x: x3 + 50, y: y3 + 50) == sheet.background)
     }
 
-    @Test func nothingToComposeIsAnError() {
+    @Test("nothing to compose is an error") func nothingToComposeIsAnError() {
         #expect(throws: RenderError.noFrames) { _ = try ContactSheet().compose([]) }
     }
 }

@@ -40,7 +40,7 @@ import Testing
         return out
     }
 
-    @Test(arguments: testSizes + [(1280, 800), (1001, 601)])
+    @Test("damage only render equals full redraw", arguments: testSizes + [(1280, 800), (1001, 601)])
     func damageOnlyRenderEqualsFullRedraw(width: Double, height: Double) throws {
         let scenes = try Scenes(width: width, height: height)
         let size = Size(width: width, height: height)
@@ -67,7 +67,7 @@ import Testing
 
     /// The same with every image of a theme, larger nodes and a wider line of its own
     /// colour: damage must cover the images' extents and the theme's sizes.
-    @Test(arguments: [(800.0, 480.0), (1001.0, 601.0)])
+    @Test("themed damage only render equals full redraw", arguments: [(800.0, 480.0), (1001.0, 601.0)])
     func themedDamageOnlyRenderEqualsFullRedraw(width: Double, height: Double) throws {
         let files = try ThemeImageFiles()
         defer { files.remove() }
@@ -92,7 +92,7 @@ import Testing
 
     /// The check above can fail: damage computed with the standard sizes misses most of a
     /// large node image (at 1920x1080 a cell is 288 pixels, far wider than a tile).
-    @Test func damageWithoutTheThemesSizesIsNoticed() throws {
+    @Test("damage without the themes sizes is noticed") func damageWithoutTheThemesSizesIsNoticed() throws {
         let files = try ThemeImageFiles()
         defer { files.remove() }
         var theme = try files.fullTheme()
@@ -111,7 +111,7 @@ import Testing
     }
 
     /// The comparison above is only worth something if skipping damage shows up.
-    @Test func skippingTheDamageIsNoticed() throws {
+    @Test("skipping the damage is noticed") func skippingTheDamageIsNoticed() throws {
         let scenes = try Scenes(width: 800, height: 480)
         let size = Size(width: 800, height: 480)
         let stale = try SceneRenderer(size: size, theme: Theme())

@@ -8,7 +8,7 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("gridlock-\(UUID().uuidString).png").path
     }
 
-    @Test func renderedFrameSurvivesARoundTrip() throws {
+    @Test("rendered frame survives a round trip") func renderedFrameSurvivesARoundTrip() throws {
         let scenes = try Scenes(width: 480, height: 800)
         let renderer = try SceneRenderer(size: Size(width: 480, height: 800), theme: Theme())
         renderer.render(scenes.drawing, damage: nil)
@@ -20,7 +20,7 @@ import Testing
         #expect(firstDifference(back, renderer.buffer) == nil)
     }
 
-    @Test func unwritablePathIsNamed() throws {
+    @Test("unwritable path is named") func unwritablePathIsNamed() throws {
         let buffer = try ShadowBuffer(width: 4, height: 4)
         let path = "/nonexistent-dir/gridlock/frame.png"
         #expect {
@@ -31,7 +31,7 @@ import Testing
         }
     }
 
-    @Test func missingFileIsNamed() {
+    @Test("missing file is named") func missingFileIsNamed() {
         let path = "/nonexistent-dir/gridlock/frame.png"
         #expect {
             _ = try PNGFile.read(path)
@@ -41,7 +41,7 @@ import Testing
         }
     }
 
-    @Test func fileThatIsNotAPNGIsRefused() {
+    @Test("file that is not APNG is refused") func fileThatIsNotAPNGIsRefused() {
         #expect {
             _ = try PNGFile.read("/etc/passwd")
         } throws: { error in

@@ -11,7 +11,7 @@ import Testing
         return renderer.buffer
     }
 
-    @Test(arguments: testSizes)
+    @Test("background far from everything", arguments: testSizes)
     func backgroundFarFromEverything(width: Double, height: Double) throws {
         let scenes = try Scenes(width: width, height: height)
         for scene in [scenes.ready, scenes.drawing, scenes.failed, scenes.succeeded] {
@@ -23,7 +23,7 @@ import Testing
         }
     }
 
-    @Test(arguments: testSizes)
+    @Test("idle rings in node colour", arguments: testSizes)
     func idleRingsInNodeColour(width: Double, height: Double) throws {
         let scenes = try Scenes(width: width, height: height)
         let metrics = scenes.ready.metrics
@@ -38,7 +38,7 @@ import Testing
         }
     }
 
-    @Test(arguments: testSizes)
+    @Test("chosen nodes have a dot and ring in their colour", arguments: testSizes)
     func chosenNodesHaveADotAndRingInTheirColour(width: Double, height: Double) throws {
         let scenes = try Scenes(width: width, height: height)
         let metrics = scenes.ready.metrics
@@ -60,7 +60,7 @@ import Testing
         }
     }
 
-    @Test(arguments: testSizes)
+    @Test("path is the look colour at path alpha", arguments: testSizes)
     func pathIsTheLookColourAtPathAlpha(width: Double, height: Double) throws {
         let scenes = try Scenes(width: width, height: height)
         for (scene, color) in [
@@ -79,7 +79,7 @@ import Testing
         #expect(pixel(buffer, at: pastFinger) == theme.background)
     }
 
-    @Test(arguments: testSizes)
+    @Test("hidden path draws no line", arguments: testSizes)
     func hiddenPathDrawsNoLine(width: Double, height: Double) throws {
         let scenes = try Scenes(width: width, height: height)
         let hidden = scenes.scene([0, 1, 2], finger: scenes.center(5), showPath: false)
@@ -89,7 +89,7 @@ import Testing
         #expect(pixel(buffer, at: scenes.center(0)) == theme.selected)
     }
 
-    @Test(arguments: testSizes)
+    @Test("message band holds the message in its colour", arguments: testSizes)
     func messageBandHoldsTheMessageInItsColour(width: Double, height: Double) throws {
         let scenes = try Scenes(width: width, height: height)
         let band = scenes.ready.metrics.messageBand
@@ -106,7 +106,7 @@ import Testing
         #expect(count(theme.background, in: band, of: none) == pixels)
     }
 
-    @Test(arguments: ["Entsperrmuster — ÄÖÜ", "ÄÖÜ — ß"])
+    @Test("non ASCII text draws", arguments: ["Entsperrmuster — ÄÖÜ", "ÄÖÜ — ß"])
     func nonASCIITextDraws(text: String) throws {
         var theme = Theme()
         theme.prompt = text
@@ -115,7 +115,7 @@ import Testing
         #expect(count(theme.text, in: scenes.ready.metrics.messageBand, of: buffer, within: 24) > 20)
     }
 
-    @Test func longMessageShrinksToStayInsideTheBand() throws {
+    @Test("long message shrinks to stay inside the band") func longMessageShrinksToStayInsideTheBand() throws {
         var theme = Theme()
         theme.prompt = String(repeating: "Draw your unlock pattern, ", count: 6)
         let scenes = try Scenes(width: 480, height: 800)
@@ -128,7 +128,7 @@ import Testing
         }
     }
 
-    @Test func missingFontNamesThePathAndTheReason() {
+    @Test("missing font names the path and the reason") func missingFontNamesThePathAndTheReason() {
         var theme = Theme()
         theme.font = .file("/nonexistent/gridlock/NoSuchFont.ttf")
         #expect {
@@ -140,7 +140,7 @@ import Testing
         }
     }
 
-    @Test func fileThatIsNotAFontIsRefused() throws {
+    @Test("file that is not a font is refused") func fileThatIsNotAFontIsRefused() throws {
         var theme = Theme()
         theme.font = .file("/etc/passwd")
         #expect {
@@ -151,7 +151,7 @@ import Testing
         }
     }
 
-    @Test func themeReloadChangesColoursAndABadFontKeepsTheOldTheme() throws {
+    @Test("theme reload changes colours and a bad font keeps the old theme") func themeReloadChangesColoursAndABadFontKeepsTheOldTheme() throws {
         let scenes = try Scenes(width: 800, height: 480)
         let renderer = try SceneRenderer(size: Size(width: 800, height: 480), theme: Theme())
         var light = Theme()
@@ -169,7 +169,7 @@ import Testing
         #expect(count(light.text, in: scenes.ready.metrics.messageBand, of: renderer.buffer, within: 24) > 50)
     }
 
-    @Test func emptyDamageLeavesTheFrameAlone() throws {
+    @Test("empty damage leaves the frame alone") func emptyDamageLeavesTheFrameAlone() throws {
         let scenes = try Scenes(width: 800, height: 480)
         let renderer = try SceneRenderer(size: Size(width: 800, height: 480), theme: Theme())
         renderer.render(scenes.ready, damage: nil)

@@ -65,7 +65,7 @@ import Testing
         }
     }
 
-    @Test func chinesePromptIsDrawnFromTheFallbackFont() throws {
+    @Test("chinese prompt is drawn from the fallback font") func chinesePromptIsDrawnFromTheFallbackFont() throws {
         let prompt = "请画出解锁图案"
         let drawn = try Drawn(prompt)
         #expect(drawn.layout.missingGlyphs == 0)
@@ -80,7 +80,7 @@ import Testing
         #expect(drawn.inkColumns.count > 100)
     }
 
-    @Test func arabicLettersAreJoined() throws {
+    @Test("arabic letters are joined") func arabicLettersAreJoined() throws {
         // Beh, yeh, teh: each joins its neighbours, so the word is one unbroken stroke.
         let joined = try Drawn("بيت")
         #expect(joined.layout.missingGlyphs == 0)
@@ -92,7 +92,7 @@ import Testing
         #expect(joined.differingPixels(from: apart) > 100)
     }
 
-    @Test func arabicRunsRightToLeft() throws {
+    @Test("arabic runs right to left") func arabicRunsRightToLeft() throws {
         // Alef (tall) then beh (low): read from the right, the alef stands on the right.
         let drawn = try Drawn("اب")
         let columns = drawn.inkColumns
@@ -106,7 +106,7 @@ import Testing
         #expect(try #require(forced.columnOfTheTallestInk) < (forcedColumns.first! + forcedColumns.last!) / 2)
     }
 
-    @Test func latinAndThaiInOneMessage() throws {
+    @Test("latin and thai in one message") func latinAndThaiInOneMessage() throws {
         let prompt = "Draw รูปแบบ"
         let drawn = try Drawn(prompt)
         #expect(drawn.layout.missingGlyphs == 0)
@@ -120,7 +120,7 @@ import Testing
         #expect(thai.inkColumns.count > 40)
     }
 
-    @Test func hindiPromptIsDrawnFromTheFallbackFont() throws {
+    @Test("hindi prompt is drawn from the fallback font") func hindiPromptIsDrawnFromTheFallbackFont() throws {
         let prompt = "पैटर्न बनाएं"
         let drawn = try Drawn(prompt)
         #expect(drawn.layout.missingGlyphs == 0)
@@ -130,7 +130,7 @@ import Testing
         #expect(drawn.differingPixels(from: boxes) > 300)
     }
 
-    @Test(arguments: [
+    @Test("text longer than the screen is wrapped and shrunk inside the band", arguments: [
         String(repeating: "Draw your unlock pattern to open the door. ", count: 12),
         String(repeating: "W", count: 300),
         String(repeating: "请画出解锁图案", count: 20),
@@ -150,14 +150,14 @@ import Testing
         #expect(drawn.inkColumns.count > 500)
     }
 
-    @Test func aSlightlyLongMessageShrinksOntoOneLine() throws {
+    @Test("a slightly long message shrinks onto one line") func aSlightlyLongMessageShrinksOntoOneLine() throws {
         let drawn = try Drawn("Draw your unlock pattern to open the front door of building number seventeen")
         #expect(drawn.layout.lines == 1)
         #expect(drawn.layout.fontSize < 21.6)
         #expect(drawn.layout.fontSize > 21.6 * 0.75)
     }
 
-    @Test func anEmptyMessageDrawsNothing() throws {
+    @Test("an empty message draws nothing") func anEmptyMessageDrawsNothing() throws {
         let drawn = try Drawn("")
         #expect(drawn.inkColumns.isEmpty)
     }

@@ -52,13 +52,13 @@ import Testing
         return (Int(p.x * Double(physical.0)), Int(p.y * Double(physical.1)))
     }
 
-    @Test func invalidSizesAreRefused() {
+    @Test("invalid sizes are refused") func invalidSizesAreRefused() {
         for (w, h) in [(0, 10), (10, -1), (40000, 10)] {
             #expect(throws: RenderError.invalidSize(width: w, height: h)) { try ShadowBuffer(width: w, height: h) }
         }
     }
 
-    @Test func pixelsRoundTripAndStartBlack() throws {
+    @Test("pixels round trip and start black") func pixelsRoundTripAndStartBlack() throws {
         let buffer = try ShadowBuffer(width: 7, height: 3)
         #expect(buffer.stride >= 28)
         #expect(buffer.pixel(x: 6, y: 2) == Color(red: 0, green: 0, blue: 0))
@@ -68,7 +68,7 @@ import Testing
         #expect(buffer.pixel(x: 5, y: 2) == Color(red: 0, green: 0, blue: 0))
     }
 
-    @Test(arguments: Rotation.allCases)
+    @Test("whole frame lands where the rotation convention says", arguments: Rotation.allCases)
     func wholeFrameLandsWhereTheRotationConventionSays(rotation: Rotation) throws {
         let (w, h) = (6, 4)
         let buffer = try Self.numbered(width: w, height: h)
@@ -85,7 +85,7 @@ import Testing
         }
     }
 
-    @Test func markerLandsAtTheExpectedPhysicalPixel() throws {
+    @Test("marker lands at the expected physical pixel") func markerLandsAtTheExpectedPhysicalPixel() throws {
         // Logical 6x4; physical 4x6 when turned a quarter.
         let buffer = try ShadowBuffer(width: 6, height: 4)
         let red = Color(red: 0xFF, green: 0, blue: 0)
@@ -104,7 +104,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Rotation.allCases)
+    @Test("only the rectangles are written snapped outwards", arguments: Rotation.allCases)
     func onlyTheRectanglesAreWrittenSnappedOutwards(rotation: Rotation) throws {
         let (w, h) = (9, 7)
         let buffer = try Self.numbered(width: w, height: h)

@@ -71,7 +71,7 @@ struct ThemeImageFiles {
         return renderer.buffer
     }
 
-    @Test(arguments: testSizes)
+    @Test("node images replace the rings centred and scaled to node size", arguments: testSizes)
     func nodeImagesReplaceTheRingsCentredAndScaledToNodeSize(width: Double, height: Double) throws {
         let files = try ThemeImageFiles()
         defer { files.remove() }
@@ -99,7 +99,7 @@ struct ThemeImageFiles {
         }
     }
 
-    @Test func errorAndSuccessImagesFollowTheLook() throws {
+    @Test("error and success images follow the look") func errorAndSuccessImagesFollowTheLook() throws {
         let files = try ThemeImageFiles()
         defer { files.remove() }
         let theme = try files.fullTheme()
@@ -117,7 +117,7 @@ struct ThemeImageFiles {
         #expect(!isClose(pixel(succeeded, at: beside), ThemeImageFiles.green, within: 40))
     }
 
-    @Test func lineColourAndWidthReplaceTheLooksPath() throws {
+    @Test("line colour and width replace the looks path") func lineColourAndWidthReplaceTheLooksPath() throws {
         var theme = Theme()
         theme.lineColor = Color(red: 0, green: 255, blue: 255)
         theme.lineWidth = 0.2
@@ -134,7 +134,7 @@ struct ThemeImageFiles {
 
     /// `fill`, `fit`, `stretch`, `tile` and `centre` of a 40x20 image, left half one colour
     /// and right half another, on an 800x480 frame (5:3, wider than high but less than 2:1).
-    @Test func backgroundFitPlacesTheImage() throws {
+    @Test("background fit places the image") func backgroundFitPlacesTheImage() throws {
         let files = try ThemeImageFiles()
         defer { files.remove() }
         let left = ThemeImageFiles.red, right = ThemeImageFiles.green
@@ -162,7 +162,7 @@ struct ThemeImageFiles {
         try at(.centre, [(385, 235, left), (415, 245, right), (375, 235, plain), (5, 5, plain)])
     }
 
-    @Test func unusableImagesAreRefusedWithTheReason() throws {
+    @Test("unusable images are refused with the reason") func unusableImagesAreRefusedWithTheReason() throws {
         let files = try ThemeImageFiles()
         defer { files.remove() }
         let good = try files.png("good.png", width: 4, height: 3, ThemeImageFiles.red)
@@ -265,7 +265,7 @@ struct ThemeImageFiles {
         ThemeImageCheck.problems(of: [path]).first?.problem
     }
 
-    @Test func aRendererRefusesAnUnusableImageAndAReloadKeepsTheOldTheme() throws {
+    @Test("a renderer refuses an unusable image and a reload keeps the old theme") func aRendererRefusesAnUnusableImageAndAReloadKeepsTheOldTheme() throws {
         let files = try ThemeImageFiles()
         defer { files.remove() }
         var broken = Theme()

@@ -17,20 +17,20 @@ struct BeeperChoiceTests {
         ScannedDevice(path: "/dev/input/event3", device: .success(device("PC Speaker", sounds: [InputCodes.SND_BELL, InputCodes.SND_TONE]))),
     ]
 
-    @Test func kinds() {
+    @Test("kinds") func kinds() {
         #expect(Self.device("a", sounds: [InputCodes.SND_TONE]).beeperKind == .tone)
         #expect(Self.device("b", sounds: [InputCodes.SND_BELL]).beeperKind == .bell)
         #expect(Self.device("c", sounds: [0x00]).beeperKind == nil)  // SND_CLICK only
         #expect(Self.device("d", sounds: nil).beeperKind == nil)
     }
 
-    @Test func autoPrefersAnyPitchThenTakesABell() {
+    @Test("auto prefers any pitch then takes a bell") func autoPrefersAnyPitchThenTakesABell() {
         #expect(BeeperSelector.auto.choose(among: Self.scanned)! == ("/dev/input/event3", .tone))
         #expect(BeeperSelector.auto.choose(among: Array(Self.scanned.prefix(3)))! == ("/dev/input/event0", .bell))
         #expect(BeeperSelector.auto.choose(among: Array(Self.scanned[1...2])) == nil)
     }
 
-    @Test func aPathMustHaveSound() {
+    @Test("a path must have sound") func aPathMustHaveSound() {
         #expect(BeeperSelector.path("/dev/input/event0").choose(among: [Self.scanned[0]])! == ("/dev/input/event0", .bell))
         #expect(BeeperSelector.path("/dev/input/event2").choose(among: [Self.scanned[2]]) == nil)
     }

@@ -4,7 +4,7 @@ import LinuxSys
 import Testing
 
 @Suite struct AtomicFileTests {
-    @Test func replacesContentLeavesNoTemporaryAndSetsTheMode() throws {
+    @Test("replaces content leaves no temporary and sets the mode") func replacesContentLeavesNoTemporaryAndSetsTheMode() throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let path = "\(directory)/attempts"
@@ -19,7 +19,7 @@ import Testing
         #expect(info.st_mode & 0o7777 == 0o600)
     }
 
-    @Test func modeIsExactEvenWhenTheUmaskWouldStripBits() throws {
+    @Test("mode is exact even when the umask would strip bits") func modeIsExactEvenWhenTheUmaskWouldStripBits() throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let path = "\(directory)/shared"
@@ -31,11 +31,11 @@ import Testing
         #expect(info.st_mode & 0o7777 == 0o640)
     }
 
-    @Test func readingAMissingFileIsNil() throws {
+    @Test("reading a missing file is nil") func readingAMissingFileIsNil() throws {
         #expect(try AtomicFile.read("/nonexistent/gridlock/attempts") == nil)
     }
 
-    @Test func staleTemporaryFromAnEarlierProcessWithOurPidIsReplaced() throws {
+    @Test("stale temporary from an earlier process with our pid is replaced") func staleTemporaryFromAnEarlierProcessWithOurPidIsReplaced() throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let path = "\(directory)/attempts"
@@ -45,7 +45,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["attempts"])
     }
 
-    @Test func missingDirectoryIsReportedWithThePath() throws {
+    @Test("missing directory is reported with the path") func missingDirectoryIsReportedWithThePath() throws {
         let error = expectError(SystemCallError.self) {
             try AtomicFile.write([1], to: "/nonexistent/gridlock/attempts", mode: 0o600)
         }
@@ -53,7 +53,7 @@ import Testing
         #expect(error?.path?.hasPrefix("/nonexistent/gridlock/attempts.tmp-") == true)
     }
 
-    @Test func failedRenameRemovesTheTemporary() throws {
+    @Test("failed rename removes the temporary") func failedRenameRemovesTheTemporary() throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         // A non-empty directory cannot be replaced by a file.
@@ -88,7 +88,7 @@ import Testing
         #expect(stat(path, &info) == 0 && info.st_mode & 0o7777 == 0o600)
     }
 
-    @Test func readingAMissingFileIsNilButItsContentsAreAnError() throws {
+    @Test("reading a missing file is nil but its contents are an error") func readingAMissingFileIsNilButItsContentsAreAnError() throws {
         let path = "/nonexistent/gridlock/attempts"
         #expect(try AtomicFile.read(path) == nil)
         #expect(throws: SystemCallError(operation: "open", path: path, errno: .noSuchFile)) {

@@ -4,7 +4,7 @@ import LinuxSys
 import Testing
 
 @Suite struct EventFDTests {
-    @Test func signalFromAnotherThreadWakesThePoller() throws {
+    @Test("signal from another thread wakes the poller") func signalFromAnotherThreadWakesThePoller() throws {
         let event = try EventFD()
         let poller = try EventPoller()
         try poller.add(event.fileDescriptor, token: 3)
@@ -19,7 +19,7 @@ import Testing
         #expect(try poller.wait(timeoutMilliseconds: 0).isEmpty)
     }
 
-    @Test func removedDescriptorIsNoLongerReported() throws {
+    @Test("removed descriptor is no longer reported") func removedDescriptorIsNoLongerReported() throws {
         let event = try EventFD()
         let poller = try EventPoller()
         try poller.add(event.fileDescriptor, token: 3)
@@ -28,7 +28,7 @@ import Testing
         #expect(try poller.wait(timeoutMilliseconds: 0).isEmpty)
     }
 
-    @Test func backgroundJobResultArrivesThroughTheEventFD() throws {
+    @Test("background job result arrives through the EventFD") func backgroundJobResultArrivesThroughTheEventFD() throws {
         let wakeup = try EventFD()
         let poller = try EventPoller()
         try poller.add(wakeup.fileDescriptor, token: 9)

@@ -3,7 +3,7 @@ import LinuxSys
 import Testing
 
 @Suite struct FileDescriptorTests {
-    @Test func pipeReadDistinguishesWouldBlockFromEndOfFile() throws {
+    @Test("pipe read distinguishes would block from end of file") func pipeReadDistinguishesWouldBlockFromEndOfFile() throws {
         let (readEnd, writeEnd) = try FileDescriptor.pipe()
         defer { readEnd.close() }
         var buffer = [UInt8](repeating: 0, count: 16)
@@ -21,7 +21,7 @@ import Testing
         #expect(end == 0)
     }
 
-    @Test func pipeEndsAreCloseOnExecAndOnlyTheReadEndIsNonBlocking() throws {
+    @Test("pipe ends are close-on-exec and only the read end is non-blocking") func pipeEndsAreCloseOnExecAndOnlyTheReadEndIsNonBlocking() throws {
         let (readEnd, writeEnd) = try FileDescriptor.pipe()
         defer { readEnd.close(); writeEnd.close() }
         #expect(fcntl(readEnd.rawValue, F_GETFD) & FD_CLOEXEC != 0)
@@ -30,7 +30,7 @@ import Testing
         #expect(fcntl(writeEnd.rawValue, F_GETFL) & O_NONBLOCK == 0)
     }
 
-    @Test func writeAllWritesMoreThanOnePipeBufferWhenDrainedConcurrently() throws {
+    @Test("write all writes more than one pipe buffer when drained concurrently") func writeAllWritesMoreThanOnePipeBufferWhenDrainedConcurrently() throws {
         let (readEnd, writeEnd) = try FileDescriptor.pipe()
         defer { readEnd.close() }
         let payload = (0..<200_000).map { UInt8(truncatingIfNeeded: $0) }
@@ -53,7 +53,7 @@ import Testing
         #expect(received == payload)
     }
 
-    @Test func waitUntilReadableTimesOutOnAnEmptyPipeAndReturnsOnceDataIsThere() throws {
+    @Test("wait until readable times out on an empty pipe and returns once data is there") func waitUntilReadableTimesOutOnAnEmptyPipeAndReturnsOnceDataIsThere() throws {
         let (readEnd, writeEnd) = try FileDescriptor.pipe()
         defer { readEnd.close(); writeEnd.close() }
         #expect(!readEnd.waitUntilReadable(milliseconds: 10))
@@ -61,7 +61,7 @@ import Testing
         #expect(readEnd.waitUntilReadable(milliseconds: 1000))
     }
 
-    @Test func exclusiveCreateRefusesAnExistingFileNamingIt() throws {
+    @Test("exclusive create refuses an existing file naming it") func exclusiveCreateRefusesAnExistingFileNamingIt() throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let path = "\(directory)/once"
@@ -87,7 +87,7 @@ import Testing
         #expect(try FileStatus(entryAt: directory).isDirectory)
     }
 
-    @Test func sharedMappingOfAFileWritesThroughToIt() throws {
+    @Test("shared mapping of a file writes through to it") func sharedMappingOfAFileWritesThroughToIt() throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let path = "\(directory)/mapped"

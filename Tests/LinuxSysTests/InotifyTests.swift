@@ -3,7 +3,7 @@ import LinuxSys
 import Testing
 
 @Suite struct InotifyTests {
-    @Test func reportsCreationAndDeletionByName() throws {
+    @Test("reports creation and deletion by name") func reportsCreationAndDeletionByName() throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let inotify = try Inotify()
@@ -21,7 +21,7 @@ import Testing
         #expect(try inotify.readEvents().isEmpty)
     }
 
-    @Test func watchingAMissingDirectoryNamesIt() throws {
+    @Test("watching a missing directory names it") func watchingAMissingDirectoryNamesIt() throws {
         let inotify = try Inotify()
         #expect(throws: SystemCallError(operation: "inotify_add_watch", path: "/nonexistent/input", errno: .noSuchFile)) {
             try inotify.watch(directory: "/nonexistent/input")

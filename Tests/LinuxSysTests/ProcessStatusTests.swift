@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct ProcessStatusTests {
     /// The kernel's VmRSS is exactly the sum of its three parts; a misread field breaks it.
-    @Test func residentMemoryIsTheSumOfItsParts() throws {
+    @Test("resident memory is the sum of its parts") func residentMemoryIsTheSumOfItsParts() throws {
         let memory = try #require(ProcessStatus.memory())
         #expect(memory.residentKiB == memory.anonymousKiB + memory.fileKiB + memory.sharedKiB)
         #expect(memory.peakKiB >= memory.residentKiB)
@@ -11,7 +11,7 @@ import Testing
         #expect(ProcessStatus.peakResidentKiB() ?? 0 >= memory.residentKiB)
     }
 
-    @Test func anonymousMemoryGrowsWhenPagesAreWritten() throws {
+    @Test("anonymous memory grows when pages are written") func anonymousMemoryGrowsWhenPagesAreWritten() throws {
         let before = try #require(ProcessStatus.memory()).anonymousKiB
         let pages = [UInt8](repeating: 1, count: 32 << 20)
         let after = try #require(ProcessStatus.memory()).anonymousKiB
@@ -19,7 +19,7 @@ import Testing
         #expect(pages[pages.count - 1] == 1)
     }
 
-    @Test func cpuTimeAdvancesWithWork() {
+    @Test("cpu time advances with work") func cpuTimeAdvancesWithWork() {
         let start = ProcessStatus.cpuTimeNanoseconds()
         var sum: UInt64 = 0
         for i in 0..<2_000_000 { sum &+= UInt64(i) &* 2654435761 }

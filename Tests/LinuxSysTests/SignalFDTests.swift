@@ -6,7 +6,7 @@ import Testing
     /// raise() directs the signal at this thread, which is the thread that blocks it,
     /// so no other test thread can receive (and die of) the SIGUSR1. The test is
     /// synchronous, so it cannot hop threads between blocking and reading.
-    @Test func receivesASignalSentToSelf() throws {
+    @Test("receives a signal sent to self") func receivesASignalSentToSelf() throws {
         var previous = sigset_t()
         pthread_sigmask(SIG_SETMASK, nil, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }

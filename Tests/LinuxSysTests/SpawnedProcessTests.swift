@@ -4,7 +4,7 @@ import LinuxSys
 import Testing
 
 @Suite struct SpawnedProcessTests {
-    @Test func exitStatusIsReported() throws {
+    @Test("exit status is reported") func exitStatusIsReported() throws {
         let zero = try SpawnedProcess.spawn(argv: ["/bin/true"], environment: [])
         #expect(try runToEnd(zero).status == .exited(0))
         let three = try SpawnedProcess.spawn(argv: ["/bin/sh", "-c", "exit 3"], environment: [])
@@ -13,7 +13,7 @@ import Testing
 
     /// The pidfd wakes a poller when the child exits, even while a grandchild keeps the
     /// output pipe open and whichever thread receives SIGCHLD.
-    @Test func exitDescriptorBecomesReadableWhenTheChildExits() throws {
+    @Test("exit descriptor becomes readable when the child exits") func exitDescriptorBecomesReadableWhenTheChildExits() throws {
         let process = try SpawnedProcess.spawn(argv: ["/bin/sh", "-c", "/bin/sleep 3 & exit 0"], environment: [])
         let exitFD = try #require(process.exitFD)
         let poller = try EventPoller()
@@ -28,7 +28,7 @@ import Testing
     /// What `gridlock bench` reads: the status, the output and wait4's figures (a shell
     /// that spins a while). The peak RSS cannot be checked against the child's own use:
     /// wait4 reports at least this test process's peak (see `waitForExit`'s caller).
-    @Test func waitForExitReportsStatusOutputAndUsage() throws {
+    @Test("wait for exit reports status output and usage") func waitForExitReportsStatusOutputAndUsage() throws {
         let process = try SpawnedProcess.spawn(
             argv: ["/bin/sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; echo done; exit 4"], environment: [])
         let (status, usage, output) = try process.waitForExit()
@@ -39,37 +39,37 @@ import Testing
         #expect(process.exitStatus == .exited(4))
     }
 
-    @Test func deathBySignalIsReported() throws {
+    @Test("death by signal is reported") func deathBySignalIsReported() throws {
         let process = try SpawnedProcess.spawn(argv: ["/bin/sh", "-c", "kill -9 $$"], environment: [])
         let status = try runToEnd(process).status
         #expect(status == .signaled(SIGKILL))
         #expect(status.description == "killed by signal 9 (SIGKILL)")
     }
 
-    @Test func stdoutAndStderrAreCapturedTogether() throws {
+    @Test("stdout and stderr are captured together") func stdoutAndStderrAreCapturedTogether() throws {
         let process = try SpawnedProcess.spawn(
             argv: ["/bin/sh", "-c", "echo out; echo err >&2; echo again"], environment: [])
         #expect(try runToEnd(process).output == "out\nerr\nagain\n")
     }
 
-    @Test func stdinIsDevNull() throws {
+    @Test("stdin is dev null") func stdinIsDevNull() throws {
         let process = try SpawnedProcess.spawn(argv: ["/bin/cat"], environment: [])
         let result = try runToEnd(process)
         #expect(result.status == .exited(0))
         #expect(result.output == "")
     }
 
-    @Test func argvIsPassedVerbatimWithoutAShell() throws {
+    @Test("argv is passed verbatim without a shell") func argvIsPassedVerbatimWithoutAShell() throws {
         let process = try SpawnedProcess.spawn(argv: ["/bin/echo", "$(id)", ";", "*", "`id`"], environment: [])
         #expect(try runToEnd(process).output == "$(id) ; * `id`\n")
     }
 
-    @Test func environmentIsExactlyWhatWasGiven() throws {
+    @Test("environment is exactly what was given") func environmentIsExactlyWhatWasGiven() throws {
         let process = try SpawnedProcess.spawn(argv: ["/usr/bin/env"], environment: ["A=1", "B=two words"])
         #expect(try runToEnd(process).output == "A=1\nB=two words\n")
     }
 
-    @Test func missingProgramErrorNamesThePath() throws {
+    @Test("missing program error names the path") func missingProgramErrorNamesThePath() throws {
         let error = expectError(SystemCallError.self) {
             _ = try SpawnedProcess.spawn(argv: ["/nonexistent/unlock-door", "now"], environment: [])
         }
@@ -78,7 +78,7 @@ import Testing
         #expect(error?.description.contains("/nonexistent/unlock-door") == true)
     }
 
-    @Test func nonExecutableProgramIsPermissionDenied() throws {
+    @Test("non executable program is permission denied") func nonExecutableProgramIsPermissionDenied() throws {
         let error = expectError(SystemCallError.self) {
             _ = try SpawnedProcess.spawn(argv: ["/etc/passwd"], environment: [])
         }
@@ -86,7 +86,7 @@ import Testing
         #expect(error?.path == "/etc/passwd")
     }
 
-    @Test func childLeadsItsOwnProcessGroup() throws {
+    @Test("child leads its own process group") func childLeadsItsOwnProcessGroup() throws {
         let process = try SpawnedProcess.spawn(argv: ["/bin/sleep", "5"], environment: [])
         #expect(getpgid(process.pid) == process.pid)
         #expect(getpgid(0) != process.pid)
@@ -94,7 +94,7 @@ import Testing
         #expect(try runToEnd(process).status == .signaled(SIGKILL))
     }
 
-    @Test func signallingTheGroupKillsAGrandchild() throws {
+    @Test("signalling the group kills a grandchild") func signallingTheGroupKillsAGrandchild() throws {
         let process = try SpawnedProcess.spawn(
             argv: ["/bin/sh", "-c", "sleep 100 & echo $!; wait"], environment: ["PATH=/usr/bin:/bin"])
         let poller = try EventPoller()
@@ -122,7 +122,7 @@ import Testing
     }
 
     /// A loop turns after each read, however much the program wrote.
-    @Test func oneReadTakesAtMostWhatWasAskedAndTheRestWaits() throws {
+    @Test("one read takes at most what was asked and the rest waits") func oneReadTakesAtMostWhatWasAskedAndTheRestWaits() throws {
         let process = try SpawnedProcess.spawn(argv: ["/usr/bin/printf", "12345"], environment: [])
         let poller = try EventPoller()
         try #require(process.exitFD.map { try poller.add($0, token: 1) } != nil)
@@ -143,7 +143,7 @@ import Testing
         #expect(process.outputWaiting == 0)
     }
 
-    @Test func signallingAGroupThatIsGoneIsNotAnError() throws {
+    @Test("signalling a group that is gone is not an error") func signallingAGroupThatIsGoneIsNotAnError() throws {
         let process = try SpawnedProcess.spawn(argv: ["/bin/true"], environment: [])
         _ = try runToEnd(process)
         try process.signalGroup(.terminate)
@@ -152,7 +152,7 @@ import Testing
     /// The daemon blocks its signals for the signalfd; a child inheriting that mask
     /// could not be stopped with SIGTERM. Synchronous, so the mask change stays on
     /// this thread and is undone before the thread runs anything else.
-    @Test func childSignalMaskIsEmptyEvenWhenTheParentBlocksSignals() throws {
+    @Test("child signal mask is empty even when the parent blocks signals") func childSignalMaskIsEmptyEvenWhenTheParentBlocksSignals() throws {
         var blocked = sigset_t()
         sigemptyset(&blocked)
         sigaddset(&blocked, SIGTERM)
@@ -168,13 +168,13 @@ import Testing
         #expect(try runToEnd(process).output == "SigBlk:\t0000000000000000\n")
     }
 
-    @Test func nulInAnArgumentIsRejected() throws {
+    @Test("nul in an argument is rejected") func nulInAnArgumentIsRejected() throws {
         #expect(throws: SystemCallError.self) {
             _ = try SpawnedProcess.spawn(argv: ["/bin/echo", "a\u{0}b"], environment: [])
         }
     }
 
-    @Test func exitStatusDecoding() {
+    @Test("exit status decoding") func exitStatusDecoding() {
         #expect(ExitStatus(waitStatus: 0x0300) == .exited(3))
         #expect(ExitStatus(waitStatus: 0x000f) == .signaled(SIGTERM))
         #expect(ExitStatus(waitStatus: 0x008b) == .signaled(SIGSEGV))

@@ -33,7 +33,7 @@ final class NotifySocket {
 }
 
 @Suite struct SystemdNotifierTests {
-    @Test func sendsToAPathSocket() throws {
+    @Test("sends to a path socket") func sendsToAPathSocket() throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let path = "\(directory)/notify"
@@ -42,27 +42,27 @@ final class NotifySocket {
         #expect(receiver.receive() == "READY=1")
     }
 
-    @Test func sendsToAnAbstractSocket() throws {
+    @Test("sends to an abstract socket") func sendsToAnAbstractSocket() throws {
         let name = "gridlock-test-\(getpid())-\(MonotonicClock.now().nanoseconds)"
         let receiver = try NotifySocket(boundTo: name, abstract: true)
         try SystemdNotifier(socketPath: "@\(name)").notify("STATUS=locked\nWATCHDOG=1")
         #expect(receiver.receive() == "STATUS=locked\nWATCHDOG=1")
     }
 
-    @Test func withoutASocketNothingIsSent() throws {
+    @Test("without a socket nothing is sent") func withoutASocketNothingIsSent() throws {
         #expect(SystemdNotifier(socketPath: nil).socketPath == nil)
         #expect(SystemdNotifier(socketPath: "").socketPath == nil)
         try SystemdNotifier(socketPath: nil).notify("READY=1")
     }
 
-    @Test func unreachableSocketIsAnErrorNamingIt() throws {
+    @Test("unreachable socket is an error naming it") func unreachableSocketIsAnErrorNamingIt() throws {
         let error = expectError(SystemCallError.self) {
             try SystemdNotifier(socketPath: "/nonexistent/notify").notify("READY=1")
         }
         #expect(error?.path == "/nonexistent/notify")
     }
 
-    @Test func watchdogIntervalParsing() {
+    @Test("watchdog interval parsing") func watchdogIntervalParsing() {
         #expect(SystemdNotifier.watchdogInterval(usec: "5000000", pid: nil, ownPID: 10) == .seconds(5))
         #expect(SystemdNotifier.watchdogInterval(usec: "5000000", pid: "10", ownPID: 10) == .seconds(5))
         #expect(SystemdNotifier.watchdogInterval(usec: "5000000", pid: "11", ownPID: 10) == nil)

@@ -4,7 +4,7 @@ import LinuxSys
 import Testing
 
 @Suite struct TimerFDTests {
-    @Test func firesAtTheArmedTimeAndThePollerReportsIt() throws {
+    @Test("fires at the armed time and the poller reports it") func firesAtTheArmedTimeAndThePollerReportsIt() throws {
         let timer = try TimerFD()
         let poller = try EventPoller()
         try poller.add(timer.fileDescriptor, token: 7)
@@ -22,7 +22,7 @@ import Testing
         #expect(try timer.acknowledge() == 0)
     }
 
-    @Test func aDeadlineInThePastFiresImmediately() throws {
+    @Test("a deadline in the past fires immediately") func aDeadlineInThePastFiresImmediately() throws {
         let timer = try TimerFD()
         let poller = try EventPoller()
         try poller.add(timer.fileDescriptor, token: 1)
@@ -30,7 +30,7 @@ import Testing
         #expect(try poller.wait(timeoutMilliseconds: 1000).map(\.token) == [1])
     }
 
-    @Test func disarmedTimerStaysQuiet() throws {
+    @Test("disarmed timer stays quiet") func disarmedTimerStaysQuiet() throws {
         let timer = try TimerFD()
         let poller = try EventPoller()
         try poller.add(timer.fileDescriptor, token: 1)
