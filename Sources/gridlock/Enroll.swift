@@ -70,9 +70,7 @@ let enrollCommand = Command(
         if hardware, !running.isEmpty {
             throw CommandError("gridlockd (pid \(running.map(String.init).joined(separator: ", "))) holds the panel; stop it first (systemctl stop gridlockd), enroll, then start it")
         }
-        var options = Daemon.Options(configPath: configPath)
-        options.mode = .enroll
-        options.giveUpAfter = .seconds(timeout)
+        let options = Daemon.Options(configPath: configPath, role: .enroll(giveUpAfter: .seconds(timeout)))
         let session = try Daemon(options: options, config: loaded.config)
         _ = session.run()
         guard let drawn = session.enrolledPattern else {

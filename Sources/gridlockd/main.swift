@@ -32,12 +32,12 @@ func main() -> Int32 {
         return 0
     }
     let configPath: String
-    let benchStartup: Bool
-    let benchStroke: Bool
+    let role: Daemon.Role
     do {
         configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
-        benchStroke = arguments.flag("--bench-stroke")
-        benchStartup = arguments.flag("--bench-startup") || benchStroke
+        let benchStroke = arguments.flag("--bench-stroke")
+        let benchStartup = arguments.flag("--bench-startup")
+        role = benchStroke ? .benchStroke : benchStartup ? .benchStartup : .lock
         try arguments.finish()
     } catch {
         Journal.log(.error, error.description)
@@ -52,14 +52,30 @@ func main() -> Int32 {
         return 78
     }
     for warning in loaded.warnings { Journal.log(.warning, warning.description) }
-    var options = Daemon.Options(configPath: configPath)
-    options.benchStartup = benchStartup
-    options.benchStroke = benchStroke
     do {
-        return try Daemon(options: options, config: loaded.config).run()
+        let daemon = try Daemon(options: Daemon.Options(configPath: configPath, role: role), config: loaded.config)
+        daemon.observe = { if case .measured(let figures) = $0 { printBenchFigures(figures) } }
+        return daemon.run()
     } catch {
         Journal.log(.error, error.description)
         return error.exitStatus
+    }
+}
+
+/// What `gridlock bench` reads from `--bench-startup` and `--bench-stroke`, one figure a line.
+func printBenchFigures(_ figures: Daemon.Measurement) {
+    switch figures {
+    case .firstFrame(let at, let memory):
+        print("first-frame-monotonic-ns \(at.nanoseconds)")
+        if let memory {
+            print("peak-rss-kib \(memory.peakKiB)")
+            print("rss-anon-kib \(memory.anonymousKiB)")
+            print("rss-file-kib \(memory.fileKiB)")
+            print("rss-shmem-kib \(memory.sharedKiB)")
+        }
+    case .stroke(let cpu, let frames):
+        print("stroke-cpu-ns \(cpu.nanoseconds)")
+        print("stroke-frames \(frames)")
     }
 }
 

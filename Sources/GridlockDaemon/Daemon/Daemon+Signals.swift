@@ -59,7 +59,7 @@ extension Daemon {
         config = new
         checks.configurationChanged(to: new)
         gate.update(new)
-        if options.mode == .unlock { alarms.hooks.update(new.hooks) }
+        if options.role.guardsADoor { alarms.hooks.update(new.hooks) }
         supervisor.mode = new.action.mode
         feedback.setSounds(new.feedback.sounds)
         Journal.log(.notice, "configuration reloaded from \(loaded.files.joined(separator: ", "))")

@@ -9,26 +9,21 @@ import LinuxSys
 public final class Daemon {
     public struct Options {
         public var configPath: String
-        /// Render but present nowhere, and exit after the first frame, printing the
-        /// monotonic time it was presented: what `gridlock bench` measures start-up with.
-        public var benchStartup = false
-        /// With `benchStartup`: keep going after the first frame until the replayed
-        /// recording has been played to its end, then print the CPU time and frames the
-        /// stroke cost (`gridlock bench`'s CPU per stroke).
-        public var benchStroke = false
-        /// `.enroll` runs the set-a-gesture flow on the panel instead of the lock screen
-        /// (`gridlock enroll`): no attempts are counted and the loop ends with the pattern.
-        public var mode: LockMachine.Mode = .unlock
-        /// Give up (enrollment) when nothing was enrolled after this long.
-        public var giveUpAfter: Duration?
+        /// What this run is for (the lock, enrollment, a benchmark); see `Role`.
+        public var role: Role = .lock
 
-        public init(configPath: String) { self.configPath = configPath }
+        public init(configPath: String, role: Role = .lock) {
+            self.configPath = configPath
+            self.role = role
+        }
     }
 
     /// What the lock reported, as the journal gets it; tests compare these with a replay's.
-    public enum Outcome: Hashable, Sendable {
+    public enum Outcome: Equatable, Sendable {
         case lock(LockReport)
         case action(ActionReport)
+        /// A benchmark role's figures (`Role.benchStartup`, `Role.benchStroke`).
+        case measured(Measurement)
     }
 
     let options: Options
@@ -64,7 +59,7 @@ public final class Daemon {
     var handedOver = false
     /// Receives every outcome the journal is told of.
     public var observe: ((Outcome) -> Void)?
-    /// The confirmed pattern, once an enrollment (`Options.mode == .enroll`) succeeded.
+    /// The confirmed pattern, once an enrollment (`Role.enroll`) succeeded.
     public private(set) var enrolledPattern: Pattern?
 
     /// A failure here closes `parts.output` (restoring the console) before it throws.
@@ -87,7 +82,7 @@ public final class Daemon {
         gate = PatternGate(config: config, state: parts.state, wallClock: parts.wallClock)
         let wallClock = parts.wallClock
         alarms = DoorAlarms(hooks: HookSupervisor(
-            loop: loop, hooks: options.mode == .unlock && !options.benchStartup ? config.hooks : [:],
+            loop: loop, hooks: options.role.guardsADoor ? config.hooks : [:],
             wallClock: { wallClock().epochSeconds }))
         strays = parts.adoptsOrphans
             ? StrayProcesses(loop: loop, ownedGroups: { [supervisor, alarms] in supervisor.processGroups + alarms.hooks.processGroups })
@@ -102,7 +97,7 @@ public final class Daemon {
             throw .display("\(error)")
         }
         let machine = LockMachine(
-            layout: config.gridLayout(frame: output.size), settings: config.lockSettings, mode: options.mode,
+            layout: config.gridLayout(frame: output.size), settings: config.lockSettings, mode: options.role.machineMode,
             attempts: parts.state.saved.attempts)
         service = LockService(machine: machine, renderer: renderer, output: output, stateFile: parts.state)
         service.coalescesFrames = true
@@ -136,7 +131,7 @@ public final class Daemon {
         timers.blank.onFire { [unowned self] now in blankIfIdle(now: now) }
         timers.watchdog.onFire { [unowned self] _ in pingWatchdog() }
         timers.giveUp.onFire { [unowned self] _ in
-            Journal.log(.warning, "nothing was enrolled in \(options.giveUpAfter?.components.seconds ?? 0) s; giving up")
+            Journal.log(.warning, "nothing was enrolled in \(options.role.giveUpAfter?.components.seconds ?? 0) s; giving up")
             stopping = true
         }
     }
@@ -148,38 +143,33 @@ public final class Daemon {
     public func run() -> Int32 {
         Journal.log(
             .info,
-            "\(options.mode == .enroll ? "enrollment" : "gridlockd") starting: display \(config.display.backend.rawValue), touch \(config.touch.backend.rawValue), grid \(config.grid.shape), \(config.patterns.count) pattern(s)",
+            "\(options.role.journalName) starting: display \(config.display.backend.rawValue), touch \(config.touch.backend.rawValue), grid \(config.grid.shape), \(config.patterns.count) pattern(s)",
             JournalFields(messageID: JournalCatalog.start, fields: ["GRIDLOCK_EVENT": "start", "GRIDLOCK_PATTERNS": String(config.patterns.count)]))
-        if config.patterns.isEmpty, options.mode == .unlock {
+        if config.patterns.isEmpty, options.role.guardsADoor {
             Journal.log(.warning, "no [pattern] is enrolled: nothing can unlock; add one with gridlock enroll")
         }
         logClockTrust()
         service.start(at: now)
         afterRound()
         var status: Int32 = 0
-        var benchStart: (cpu: Int64, frames: Int) = (0, 0)
-        if options.benchStartup {
-            print("first-frame-monotonic-ns \(MonotonicClock.now().nanoseconds)")
-            if let memory = ProcessStatus.memory() {
-                print("peak-rss-kib \(memory.peakKiB)")
-                print("rss-anon-kib \(memory.anonymousKiB)")
-                print("rss-file-kib \(memory.fileKiB)")
-                print("rss-shmem-kib \(memory.sharedKiB)")
-            }
-            benchStart = (ProcessStatus.cpuTimeNanoseconds(), service.framesPresented)
-            stopping = !options.benchStroke
+        var strokeStart = (cpu: Int64(0), frames: 0)
+        if options.role.isBenchmark {
+            observe?(.measured(.firstFrame(at: MonotonicClock.now(), memory: ProcessStatus.memory())))
+            strokeStart = (ProcessStatus.cpuTimeNanoseconds(), service.framesPresented)
+            stopping = options.role == .benchStartup
         }
         timers.startWatchdog(now: now)
-        timers.giveUp.due = options.giveUpAfter.map { now + $0 }
+        timers.giveUp.due = options.role.giveUpAfter.map { now + $0 }
         do {
             try loop.run(until: { stopping }, afterEach: afterRound)
         } catch {
             Journal.log(.critical, "event loop: \(error)")
             status = 1
         }
-        if options.benchStroke {
-            print("stroke-cpu-ns \(ProcessStatus.cpuTimeNanoseconds() - benchStart.cpu)")
-            print("stroke-frames \(service.framesPresented - benchStart.frames)")
+        if options.role == .benchStroke {
+            observe?(.measured(.stroke(
+                cpu: .nanoseconds(ProcessStatus.cpuTimeNanoseconds() - strokeStart.cpu),
+                frames: service.framesPresented - strokeStart.frames)))
         }
         shutdown()
         return status
@@ -237,13 +227,13 @@ public final class Daemon {
         }
         alarms.observe(
             touchDevice: touch.devicePath, display: service.output.connectedDisplay,
-            watching: !handedOver && !stopping && options.mode == .unlock)
+            watching: !handedOver && !stopping && options.role.guardsADoor)
         if case .enrolled(let nodes) = service.machine.phase, enrolledPattern == nil {
             enrolledPattern = try? Pattern(nodes: nodes, shape: config.grid.shape)
             stopping = true
         }
         // A replayed recording that has nothing left to play ends a stroke benchmark.
-        if options.benchStroke, touch.nextDeadline == nil, pending.isEmpty { stopping = true }
+        if options.role == .benchStroke, touch.nextDeadline == nil, pending.isEmpty { stopping = true }
         touchSync.sync(to: touch.descriptors, generation: touch.descriptorGeneration)
         outputSync.sync(to: service.output.descriptors)
         timers.touch.due = touch.nextDeadline
@@ -291,7 +281,7 @@ public final class Daemon {
     /// `ProtectClock=` systemd-timesyncd's flag): the first thing to look at when one does not.
     private func logClockTrust() {
         let scheduled = config.patterns.filter { !$0.limits.schedule.isUnrestricted }.map(\.name)
-        guard options.mode == .unlock, !scheduled.isEmpty else { return }
+        guard options.role.guardsADoor, !scheduled.isEmpty else { return }
         let clock = SystemWallClock.synchronisation()
         let consequence = clock.synchronised || config.security.trustUnsynchronisedClock
             ? "patterns with a schedule (\(scheduled.joined(separator: ", "))) open in their windows"
@@ -329,7 +319,7 @@ public final class Daemon {
         outputSync.removeAll()
         service.output.close()
         Journal.log(
-            .info, options.mode == .enroll ? "enrollment ended" : "gridlockd stopped",
+            .info, options.role.machineMode == .enroll ? "enrollment ended" : "gridlockd stopped",
             JournalFields(messageID: JournalCatalog.stop, fields: ["GRIDLOCK_EVENT": "stop"]))
     }
 }

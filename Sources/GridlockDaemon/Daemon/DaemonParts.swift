@@ -57,7 +57,7 @@ public struct DaemonParts {
         } catch {
             throw .system(error)
         }
-        let output = try DaemonParts.output(for: config, headless: options.benchStartup)
+        let output = try DaemonParts.output(for: config, headless: options.role.isBenchmark)
         let touch: TouchSource
         do {
             touch = try DaemonParts.touchSource(
@@ -67,7 +67,7 @@ public struct DaemonParts {
             output.close()
             throw error
         }
-        let counting = !options.benchStartup && options.mode == .unlock
+        let counting = options.role.countsAttempts
         self.init(
             loop: loop, output: output, touch: touch,
             supervisor: ActionSupervisor(loop: loop, mode: config.action.mode),
@@ -76,7 +76,7 @@ public struct DaemonParts {
                 : StateFile(path: nil),
             notifier: SystemdNotifier.fromEnvironment(),
             watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment(),
-            beeper: options.benchStartup ? nil : Self.beeper(for: config.feedback.beeper),
+            beeper: options.role.isBenchmark ? nil : Self.beeper(for: config.feedback.beeper),
             adoptsOrphans: counting && Self.becomeSubreaper())
     }
 
