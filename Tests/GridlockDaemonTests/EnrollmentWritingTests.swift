@@ -29,6 +29,16 @@ import Testing
             == "holds ';' after whitespace, where the config reader starts a comment: it would read only '/bin/echo open'; remove the whitespace before ';'")
     }
 
+    @Test("a right-to-left override, zero-width characters, a byte order mark and the line separator are each refused")
+    func everyInvisibleCharacterIsRefused() {
+        for scalar: Unicode.Scalar in ["\u{202E}", "\u{2066}", "\u{200B}", "\u{200D}", "\u{FEFF}", "\u{AD}", "\u{2028}", "\u{2029}"] {
+            #expect(IniValueCheck.problem(key: "exec", value: "/bin/echo a\(scalar)b") == .invisibleCharacter(scalar))
+        }
+        #expect(IniValueCheck.problem(key: "exec", value: "/usr/bin/logger porte d\u{2019}entr\u{E9}e ouverte") == nil)
+        #expect(UnwritableValue.invisibleCharacter("\u{202E}").description
+            == "holds the invisible character U+202E, which hides or reorders text where people read the config and the journal; type the value without it")
+    }
+
     @Test("a carriage return, a tab, ESC, DEL, NUL and a C1 control character are each refused")
     func everyControlCharacterIsRefused() {
         for scalar: Unicode.Scalar in ["\r", "\t", "\u{1B}", "\u{7F}", "\u{0}", "\u{85}", "\u{9B}"] {

@@ -15,6 +15,12 @@ public enum IniValueCheck {
         if let control = value.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
             return .controlCharacter(control)
         }
+        // Shown as nothing, or as reordered text (U+202E turns what follows around), so what a
+        // person reads in the file or the journal is not what runs: never needed in a program
+        // line, a schedule or a date.
+        if let hidden = value.unicodeScalars.first(where: { Self.invisibleCategories.contains($0.properties.generalCategory) }) {
+            return .invisibleCharacter(hidden)
+        }
         let section = "pattern check"
         let file = IniReader.parse(Array("[\(section)]\n\(key)=\(value)\n".utf8), path: "")
         let entries = file.sections.count == 1 && file.sections[0].name == section ? file.sections[0].entries : []
@@ -29,6 +35,10 @@ public enum IniValueCheck {
         return .readDifferently(read)
     }
 
+    /// Format characters (bidirectional overrides and isolates, zero-width spaces and joiners,
+    /// the byte order mark, the soft hyphen) and the Unicode line and paragraph separators.
+    private static let invisibleCategories: Set<Unicode.GeneralCategory> = [.format, .lineSeparator, .paragraphSeparator]
+
     /// inih's `isspace`, which is what it strips from both ends of a value.
     private static func trimmedOfSpace(_ text: String) -> String {
         let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || ("\t"..."\r").contains($0) }
@@ -42,6 +52,8 @@ public enum IniValueCheck {
 /// Why a value cannot be written as one config line that reads back as itself.
 public enum UnwritableValue: Error, Hashable, Sendable, CustomStringConvertible {
     case controlCharacter(Unicode.Scalar)
+    /// Invisible where people read configs and logs, or reorders what they read.
+    case invisibleCharacter(Unicode.Scalar)
     case surroundingWhitespace
     /// ` ;` starts a comment: only `readAs` would be read.
     case inlineComment(readAs: String)
@@ -55,6 +67,9 @@ public enum UnwritableValue: Error, Hashable, Sendable, CustomStringConvertible 
         case .controlCharacter(let scalar):
             "holds \(Self.name(of: scalar)); a config value is one line of printable text"
                 + (scalar == "\n" || scalar == "\r" ? ", and what follows a line break would be read as lines of its own" : "")
+        case .invisibleCharacter(let scalar):
+            "holds the invisible character \(Self.code(of: scalar)), which hides or reorders text where people read "
+                + "the config and the journal; type the value without it"
         case .surroundingWhitespace:
             "begins or ends with whitespace, which the config reader drops"
         case .inlineComment(let read):
@@ -69,9 +84,13 @@ public enum UnwritableValue: Error, Hashable, Sendable, CustomStringConvertible 
         }
     }
 
-    private static func name(of scalar: Unicode.Scalar) -> String {
-        let code = "U+" + String(repeating: "0", count: max(0, 4 - String(scalar.value, radix: 16).count))
+    private static func code(of scalar: Unicode.Scalar) -> String {
+        "U+" + String(repeating: "0", count: max(0, 4 - String(scalar.value, radix: 16).count))
             + String(scalar.value, radix: 16, uppercase: true)
+    }
+
+    private static func name(of scalar: Unicode.Scalar) -> String {
+        let code = code(of: scalar)
         switch scalar {
         case "\n": return "a line feed (\(code))"
         case "\r": return "a carriage return (\(code))"
