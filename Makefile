@@ -99,7 +99,7 @@ check: deps
 # inside a trixie root made once (tools/trixie-root, about 3 minutes, then cached), scratch
 # path $(TRIXIE_SCRATCH); then with the host's toolchain, as `make check` does. Prints how
 # many tests each ran and fails unless the numbers are the same, so no test is left out under
-# either (docs/testing.md, "Two compilers"). Not part of `make test` yet.
+# either (docs/testing.md, "Two compilers"). Part of `make test`, right after the host's suites.
 check-trixie: deps
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SUITE_FONT_PACKAGES)"
 	tests/check-trixie --packages '$(TRIXIE_ROOT_PACKAGES)' --scratch-path $(TRIXIE_SCRATCH) --host-swift '$(SWIFT)'
