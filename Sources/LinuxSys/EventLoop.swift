@@ -45,6 +45,9 @@ public final class EventLoop {
     private var backgroundJobs: [() -> Bool] = []
     /// Receives each signal of `init(signals:)`, in order with everything else.
     public var signalHandler: (Signal) -> Void = { _ in }
+    /// The time deadlines are judged by, and that owners of watches read for their
+    /// handlers; tests script it to fire deadlines at chosen instants.
+    public var now: () -> Instant = { MonotonicClock.now() }
     /// Every return from the kernel, counted by what caused it (see `WakeUps`).
     public private(set) var wakeUps = WakeUps()
 
@@ -198,7 +201,7 @@ public final class EventLoop {
     /// Due deadlines in due order; each is cleared before its handler runs, so the
     /// handler may set it again.
     private func fireDueDeadlines() -> [String] {
-        let now = MonotonicClock.now()
+        let now = self.now()
         var fired: [String] = []
         while let next = deadlines.filter({ $0.due.map { $0 <= now } ?? false }).min(by: { $0.due! < $1.due! }) {
             next.due = nil

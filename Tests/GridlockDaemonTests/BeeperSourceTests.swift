@@ -70,20 +70,27 @@ final class BeeperSourceTests {
     let directory: String
     let environment = FakeBeeperEnvironment()
     let logs = LogLines()
+    let scripted: ScriptedLoop
 
     init() throws {
         directory = try makeTemporaryDirectory()
+        scripted = try ScriptedLoop(at: .ns(1_000_000))
     }
+
+    var now: Instant { scripted.time }
 
     deinit { removeDirectory(directory) }
 
     func source(_ selector: BeeperSelector = .auto) throws -> BeeperSource {
-        try BeeperSource(
-            settings: .init(selector: selector, directory: directory), now: MonotonicClock.now(),
+        let source = try BeeperSource(
+            settings: .init(selector: selector, directory: directory), now: now,
             environment: environment, log: logs.log)
+        source.attach(to: scripted.loop)
+        return source
     }
 
-    /// A node appears as udev makes one: a file in the watched directory (inotify), then the loop's round.
+    /// A node appears as udev makes one: a file in the watched directory (inotify), then a
+    /// round of the loop a second later, and the rescan's when one was asked for.
     func plug(_ name: String, _ description: DeviceDescription?, into source: BeeperSource) throws {
         let path = "\(directory)/\(name)"
         if let description {
@@ -93,9 +100,8 @@ final class BeeperSourceTests {
             environment.nodes[path] = nil
             try FileManager.default.removeItem(atPath: path)
         }
-        let now = MonotonicClock.now()
-        for descriptor in source.descriptors { source.handleReadable(descriptor, now: now) }
-        if let due = source.nextDeadline { source.handleDeadline(now: max(due, now)) }
+        try scripted.turn(at: now + .seconds(1))
+        if let due = source.rescanDue { try scripted.turn(at: due) }
     }
 
     @Test("auto takes the first device with SND_TONE, passing over a bell-only one and a touchscreen")
@@ -106,7 +112,7 @@ final class BeeperSourceTests {
         let source = try source()
         #expect(source.devicePath == "\(directory)/event2")
         #expect(logs.contains("beeper: \(directory)/event2 \"PC Speaker\" (SND_TONE)"))
-        source.sound(hertz: 2000, now: MonotonicClock.now())
+        source.sound(hertz: 2000, now: now)
         // Silence first: a tone a killed predecessor left on ends when the beeper is taken.
         #expect(environment.opened.last?.pitches == [0, 2000])
     }
@@ -146,19 +152,19 @@ final class BeeperSourceTests {
         let source = try source()
         let first = try #require(environment.opened.last)
         first.failure = .noSuchDevice
-        source.sound(hertz: 2000, now: MonotonicClock.now())
+        source.sound(hertz: 2000, now: now)
         #expect(source.devicePath == nil)
         #expect(first.closed)
         // The node is gone too; rescans find nothing and say nothing more.
         try plug("event1", nil, into: source)
-        source.sound(hertz: 440, now: MonotonicClock.now())
-        source.sound(hertz: 0, now: MonotonicClock.now())
+        source.sound(hertz: 440, now: now)
+        source.sound(hertz: 0, now: now)
         #expect(logs.count("beeper lost") == 1)
         #expect(logs.count("no beeper") == 0)
         #expect(logs.lines.filter { $0.0 == .warning }.count == 1)
         try plug("event7", FakeBeeperEnvironment.speaker, into: source)
         #expect(source.devicePath == "\(directory)/event7")
-        source.sound(hertz: 1047, now: MonotonicClock.now())
+        source.sound(hertz: 1047, now: now)
         #expect(environment.opened.last?.pitches == [0, 1047])
     }
 
@@ -179,9 +185,9 @@ final class BeeperSourceTests {
         let source = try source()
         let writer = try #require(environment.opened.last)
         writer.failure = .wouldBlock
-        source.sound(hertz: 2000, now: MonotonicClock.now())
+        source.sound(hertz: 2000, now: now)
         writer.failure = nil
-        source.sound(hertz: 0, now: MonotonicClock.now())
+        source.sound(hertz: 0, now: now)
         #expect(source.devicePath == "\(directory)/event2")
         #expect(writer.pitches == [0, 0])
         #expect(!logs.contains("beeper lost"))

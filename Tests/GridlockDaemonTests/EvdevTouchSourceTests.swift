@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import GridlockCore
-import GridlockDaemon
+@testable import GridlockDaemon
 import GridlockInput
 import LinuxSys
 import Testing
@@ -121,21 +121,44 @@ final class EvdevTouchSourceTests {
     let directory: String
     let environment = FakeEnvironment()
     let logs = LogLines()
+    let scripted: ScriptedLoop
+    /// Every touch the sources of a test emitted, with its time, in order.
+    let emitted = Emitted()
     static let frame = Size(width: 800, height: 480)
     static let settle = Duration.milliseconds(50)
 
     init() throws {
         directory = try makeTemporaryDirectory()
+        scripted = try ScriptedLoop(at: .ns(1_000))
     }
+
+    final class Emitted {
+        var touches: [TouchEvent] = []
+        var times: [Instant] = []
+    }
+
+    var loop: EventLoop { scripted.loop }
 
     deinit { removeDirectory(directory) }
 
     func source(_ selector: DeviceSelector = .auto, grab: Bool = true, calibration: CalibrationMatrix? = nil, directory: String? = nil) throws -> EvdevTouchSource {
         let settings = EvdevTouchSource.Settings(
             selector: selector, grab: grab, calibration: calibration, directory: directory ?? self.directory)
-        return try EvdevTouchSource(
+        let source = try EvdevTouchSource(
             settings: settings, frame: Self.frame, rotation: .none, now: .ns(1_000), environment: environment,
             log: logs.log)
+        source.attach(to: loop) { [emitted] touch, time in
+            emitted.touches.append(touch)
+            emitted.times.append(time)
+        }
+        return source
+    }
+
+    /// The touches a round at `now` emitted.
+    func turn(at now: Instant) throws -> [TouchEvent] {
+        let before = emitted.touches.count
+        try scripted.turn(at: now)
+        return Array(emitted.touches[before...])
     }
 
     /// A device node appears: the fake knows it, and a file of that name makes inotify speak.
@@ -150,12 +173,10 @@ final class EvdevTouchSourceTests {
         unlink("\(directory)/\(name)")
     }
 
-    /// Lets the source see inotify's news and then runs its rescan when it asked for one.
-    func deliverHotplug(_ source: EvdevTouchSource, now: Instant) -> [TouchEvent] {
-        var touches: [TouchEvent] = []
-        source.handleReadable(source.descriptors[0], now: now) { touch, _ in touches.append(touch) }
-        if let due = source.nextDeadline { source.handleDeadline(now: due) { touch, _ in touches.append(touch) } }
-        return touches
+    /// Lets the source see inotify's news in a round at `now`, then runs its rescan when it asked for one.
+    func deliverHotplug(_ source: EvdevTouchSource, now: Instant) throws {
+        try scripted.turn(at: now)
+        if let due = source.rescanDue { try scripted.turn(at: due) }
     }
 
     static func stroke(id: Int32, x: Int32, y: Int32, moveTo: Int32) -> [EvdevReadResult] {
@@ -185,26 +206,26 @@ final class EvdevTouchSourceTests {
         try plug("event0", "logitech-mouse")
         let source = try self.source()
         #expect(source.devicePath == nil)
-        #expect(source.descriptors.count == 1)
-        #expect(source.nextDeadline == nil)
+        #expect(environment.opened.isEmpty)
+        #expect(source.rescanDue == nil)
         #expect(logs.count("no touch device matches device=auto (1 input device(s) looked at)") == 1)
         #expect(logs.contains("skipped \(directory)/event0"))
 
         // A node that is not an event node changes nothing.
         _ = try FileDescriptor.open("\(directory)/mouse0", [.create, .writeOnly]).close()
-        source.handleReadable(source.descriptors[0], now: .ns(2_000)) { _, _ in }
-        #expect(source.nextDeadline == nil)
+        _ = try turn(at: .ns(2_000))
+        #expect(source.rescanDue == nil)
 
         try plug("event5", "ft5406-multitouch")
-        source.handleReadable(source.descriptors[0], now: .ns(3_000)) { _, _ in }
-        let due = try #require(source.nextDeadline)
+        _ = try turn(at: .ns(3_000))
+        let due = try #require(source.rescanDue)
         #expect(due == .ns(3_000) + Self.settle)
-        source.handleDeadline(now: due + .nanoseconds(-1)) { _, _ in }
+        _ = try turn(at: due + .nanoseconds(-1))
         #expect(source.devicePath == nil)
-        source.handleDeadline(now: due) { _, _ in }
+        _ = try turn(at: due)
         #expect(source.devicePath == "\(directory)/event5")
-        #expect(source.nextDeadline == nil)
-        #expect(source.descriptors == [source.descriptors[0], environment.opened[0].fileDescriptor])
+        #expect(source.rescanDue == nil)
+        #expect(loop.isWatching(environment.opened[0].fileDescriptor))
         #expect(environment.opened[0].grabCalls == [true])
         #expect(source.isGrabbed)
         #expect(logs.contains("touch device \(directory)/event5 \"FT5406 memory based driver\": first touchscreen (multitouch, protocol B)"))
@@ -218,9 +239,9 @@ final class EvdevTouchSourceTests {
         let source = try self.source()
         // A touchpad's nodes appear one by one (hid-multitouch: mouse, touchpad, pen...).
         try plug("event1", "synaptics-touchpad")
-        _ = deliverHotplug(source, now: .ns(2_000))
+        try deliverHotplug(source, now: .ns(2_000))
         try plug("event2", "wacom-pen-tablet")
-        _ = deliverHotplug(source, now: .ns(3_000))
+        try deliverHotplug(source, now: .ns(3_000))
         #expect(source.devicePath == nil)
         #expect(logs.count("no touch device matches device=auto") == 3)
         for node in ["event0", "event1", "event2"] {
@@ -229,13 +250,13 @@ final class EvdevTouchSourceTests {
         #expect(logs.contains("skipped \(directory)/event1 \"SynPS/2 Synaptics TouchPad\": not a touchscreen: touchpad"))
         // Gone and back: said again.
         unplug("event1")
-        _ = deliverHotplug(source, now: .ns(4_000))
+        try deliverHotplug(source, now: .ns(4_000))
         try plug("event1", "synaptics-touchpad")
-        _ = deliverHotplug(source, now: .ns(5_000))
+        try deliverHotplug(source, now: .ns(5_000))
         #expect(logs.count("skipped \(directory)/event1 ") == 2)
         // A choice is logged whole: every other node with why it was not taken.
         try plug("event5", "ft5406-multitouch")
-        _ = deliverHotplug(source, now: .ns(6_000))
+        try deliverHotplug(source, now: .ns(6_000))
         #expect(source.devicePath == "\(directory)/event5")
         #expect(logs.count("skipped \(directory)/event0 ") == 2)
     }
@@ -245,46 +266,37 @@ final class EvdevTouchSourceTests {
         try plug("event3", "ft5406-multitouch")
         let source = try self.source()
         let first = try #require(environment.opened.first)
-        first.normal = Self.stroke(id: 1, x: 100, y: 100, moveTo: 150)
-        var touches: [TouchEvent] = []
-        var times: [Instant] = []
-        source.handleReadable(first.fileDescriptor, now: .ns(5_000)) { touch, time in
-            touches.append(touch)
-            times.append(time)
-        }
-        #expect(try touches == [.down(point(100, 100)), .move(point(150, 100))])
+        let firstDescriptor = first.fileDescriptor
+        first.deliver(Self.stroke(id: 1, x: 100, y: 100, moveTo: 150))
+        #expect(try turn(at: .ns(5_000)) == [.down(point(100, 100)), .move(point(150, 100))])
         // Each touch carries its input frame's kernel time, not the time it was read.
-        #expect(times == [.ns(1_000_000), .ns(11_000_000)])
+        #expect(emitted.times == [.ns(1_000_000), .ns(11_000_000)])
 
-        first.normal = [.failed(.noSuchDevice)]
+        first.deliver([.failed(.noSuchDevice)])
         unplug("event3")
-        touches = []
-        source.handleReadable(first.fileDescriptor, now: .ns(6_000)) { touch, _ in touches.append(touch) }
-        #expect(touches == [.cancel(.deviceLost)])
+        #expect(try turn(at: .ns(6_000)) == [.cancel(.deviceLost)])
         #expect(first.closed)
         #expect(source.devicePath == nil)
-        #expect(source.descriptors.count == 1)
-        #expect(source.descriptorGeneration == 2)
+        // Unwatched before it was closed: its number is free for the next file.
+        #expect(!loop.isWatching(firstDescriptor))
         #expect(logs.contains("touch device \(directory)/event3 \"FT5406 memory based driver\" lost: \(Errno.noSuchDevice)"))
-        // One look for another device, never sooner than the settle time after the close.
-        #expect(source.nextDeadline == .ns(6_000) + Self.settle)
-        source.handleDeadline(now: .ns(6_000) + Self.settle) { _, _ in }
+        #expect(logs.count("lost:") == 1)
+        // One look for another device, the settle time after the loss.
+        #expect(source.rescanDue == .ns(6_000) + Self.settle)
+        _ = try turn(at: .ns(6_000) + Self.settle)
         #expect(source.devicePath == nil)
-        #expect(source.nextDeadline == nil)
+        #expect(source.rescanDue == nil)
         #expect(logs.count("no touch device matches device=auto") == 1)
 
         try plug("event3", "ft5406-multitouch")
-        _ = deliverHotplug(source, now: .ns(7_000))
+        try deliverHotplug(source, now: .ns(7_000))
         let second = try #require(environment.opened.last)
         #expect(second !== first)
         #expect(source.devicePath == "\(directory)/event3")
-        second.normal = Self.stroke(id: 2, x: 300, y: 200, moveTo: 310)
-        touches = []
-        source.handleReadable(second.fileDescriptor, now: .ns(8_000)) { touch, _ in touches.append(touch) }
-        #expect(try touches == [.down(point(300, 200)), .move(point(310, 200))])
-        // The old descriptor, if it ever came back, is not read from.
-        source.handleReadable(first.fileDescriptor, now: .ns(9_000)) { touch, _ in touches.append(touch) }
-        #expect(touches.count == 2)
+        // A new registration, even where the new device got the old one's number.
+        #expect(loop.isWatching(second.fileDescriptor))
+        second.deliver(Self.stroke(id: 2, x: 300, y: 200, moveTo: 310))
+        #expect(try turn(at: .ns(8_000)) == [.down(point(300, 200)), .move(point(310, 200))])
     }
 
     @Test("SYN_DROPPED mid-stroke: the stroke is cancelled, the drop logged, the next stroke works")
@@ -294,11 +306,9 @@ final class EvdevTouchSourceTests {
         let device = try #require(environment.opened.first)
         let drop = InputEvent(time: .milliseconds(30), type: InputCodes.EV_SYN, code: InputCodes.SYN_DROPPED, value: 0)
         // After the sync the kernel says nothing is down, so the new contact starts a stroke.
-        device.normal = Self.stroke(id: 1, x: 100, y: 100, moveTo: 150) + [.syncNeeded(drop)]
-            + Self.stroke(id: 2, x: 300, y: 200, moveTo: 310)
-        var touches: [TouchEvent] = []
-        source.handleReadable(device.fileDescriptor, now: .ns(1)) { touch, _ in touches.append(touch) }
-        #expect(try touches == [
+        device.deliver(Self.stroke(id: 1, x: 100, y: 100, moveTo: 150) + [.syncNeeded(drop)]
+            + Self.stroke(id: 2, x: 300, y: 200, moveTo: 310))
+        #expect(try turn(at: .ns(2_000)) == [
             .down(point(100, 100)), .move(point(150, 100)), .cancel(.eventsDropped),
             .down(point(300, 200)), .move(point(310, 200)),
         ])
@@ -344,17 +354,17 @@ final class EvdevTouchSourceTests {
         try plug("event2", "ft5406-multitouch")
         let fromUdev = try self.source()
         #expect(logs.contains("calibration of \(directory)/event2: 0 1 0 1 0 0 (LIBINPUT_CALIBRATION_MATRIX from /run/udev/data/c13:67)"))
-        environment.opened.last!.normal = Self.stroke(id: 1, x: 100, y: 300, moveTo: 100)
-        var touches: [TouchEvent] = []
-        fromUdev.handleReadable(environment.opened.last!.fileDescriptor, now: .ns(1)) { touch, _ in touches.append(touch) }
+        _ = fromUdev
+        environment.opened.last!.deliver(Self.stroke(id: 1, x: 100, y: 300, moveTo: 100))
+        var touches = try turn(at: .ns(2_000))
         #expect(try touches.first == .down(point(100, 300, calibration: swap)))
         #expect(try touches.first != .down(point(100, 300)))
 
         let configured = try self.source(calibration: .identity)
         #expect(logs.contains("calibration of \(directory)/event2: 1 0 0 0 1 0 ([touch] calibration=)"))
-        environment.opened.last!.normal = Self.stroke(id: 1, x: 100, y: 300, moveTo: 100)
-        touches = []
-        configured.handleReadable(environment.opened.last!.fileDescriptor, now: .ns(1)) { touch, _ in touches.append(touch) }
+        _ = configured
+        environment.opened.last!.deliver(Self.stroke(id: 1, x: 100, y: 300, moveTo: 100))
+        touches = try turn(at: .ns(3_000))
         #expect(try touches.first == .down(point(100, 300)))
 
         environment.udev = .invalid("LIBINPUT_CALIBRATION_MATRIX=1 0: wrong", source: "db")
@@ -379,7 +389,7 @@ final class EvdevTouchSourceTests {
         #expect(missing.devicePath == nil)
         #expect(logs.contains("touch device \(directory)/event9 (device=) is not there"))
         try plug("event9", "ilitek-multitouch")
-        _ = deliverHotplug(missing, now: .ns(5_000))
+        try deliverHotplug(missing, now: .ns(5_000))
         #expect(missing.devicePath == "\(directory)/event9")
     }
 
@@ -389,15 +399,15 @@ final class EvdevTouchSourceTests {
         let source = try self.source(directory: input)
         #expect(logs.contains("\(input) does not exist yet; watching \(directory) for it"))
         try Directory.create(input)
-        source.handleReadable(source.descriptors[0], now: .ns(10)) { _, _ in }
-        let due = try #require(source.nextDeadline)
-        source.handleDeadline(now: due) { _, _ in }
+        _ = try turn(at: .ns(2_000))
+        let due = try #require(source.rescanDue)
+        _ = try turn(at: due)
         // Now the directory itself is watched: a node created in it is noticed.
         environment.nodes["\(input)/event0"] = try deviceFixture("ft5406-multitouch")
         _ = try FileDescriptor.open("\(input)/event0", [.create, .writeOnly]).close()
-        source.handleReadable(source.descriptors[0], now: .ns(100_000_000)) { _, _ in }
-        let next = try #require(source.nextDeadline)
-        source.handleDeadline(now: next) { _, _ in }
+        _ = try turn(at: .ns(100_000_000))
+        let next = try #require(source.rescanDue)
+        _ = try turn(at: next)
         #expect(source.devicePath == "\(input)/event0")
     }
 }

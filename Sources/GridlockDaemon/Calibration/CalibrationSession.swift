@@ -14,9 +14,7 @@ public final class CalibrationSession {
     private let renderer: SceneRenderer
     private let layout: GridLayout
     private let loop: EventLoop
-    private var touchSync: DescriptorSync!
     private var outputSync: DescriptorSync!
-    private let touchTimer: EventLoop.Deadline
     private let targetTimeout: EventLoop.Deadline
     /// Where the current wait sends touches.
     private var handleTouch: (TouchEvent, Instant) -> Void = { _, _ in }
@@ -40,13 +38,9 @@ public final class CalibrationSession {
             throw .display("\(error)")
         }
         layout = config.gridLayout(frame: output.size)
-        touchTimer = loop.deadline("touch")
         targetTimeout = loop.deadline("target timeout")
         loop.signalHandler = { [unowned self] _ in stopped = true }
-        touchTimer.onFire { [unowned self] now in touch.handleDeadline(now: now, emit: handleTouch) }
-        touchSync = DescriptorSync(loop: loop, cause: "touch") { [unowned self] descriptor in
-            touch.handleReadable(descriptor, now: MonotonicClock.now(), emit: handleTouch)
-        }
+        touch.attach(to: loop) { [unowned self] in handleTouch($0, $1) }
         outputSync = DescriptorSync(loop: loop, cause: "display") { [unowned self] descriptor in
             if case .redrawAll = output.handleReadable(descriptor, buffer: renderer.buffer) {
                 try? output.present(renderer.buffer, damage: .full(renderer.buffer.frame))
@@ -64,7 +58,7 @@ public final class CalibrationSession {
     /// Shows the targets and collects one tap per target; `timeout` per target.
     public func run(timeout: Duration) -> Outcome {
         defer {
-            touchSync.removeAll()
+            touch.detach()
             outputSync.removeAll()
             output.close()
         }
@@ -118,9 +112,7 @@ public final class CalibrationSession {
         targetTimeout.onFire { _ in timedOut = true }
         targetTimeout.due = deadline
         let syncSources = { [unowned self] in
-            touchSync.sync(to: touch.descriptors, generation: touch.descriptorGeneration)
             outputSync.sync(to: output.descriptors)
-            touchTimer.due = touch.nextDeadline
         }
         syncSources()
         defer { targetTimeout.due = nil }

@@ -44,7 +44,6 @@ public final class Daemon {
     private let clock: () -> Instant
     private let timers: DaemonTimers
     let feedback: FeedbackPlayer
-    private var touchSync: DescriptorSync!
     private var outputSync: DescriptorSync!
     private var blanker: ScreenBlanker
     private var latency = LatencyMeter()
@@ -120,14 +119,11 @@ public final class Daemon {
         service.shell = self
         supervisor.delegate = self
         loop.signalHandler = { [unowned self] in handle($0) }
-        touchSync = DescriptorSync(loop: loop, cause: "touch") { [unowned self] descriptor in
-            touch.handleReadable(descriptor, now: now) { accept($0, at: $1) }
-        }
+        touch.attach(to: loop) { [unowned self] in accept($0, at: $1) }
         outputSync = DescriptorSync(loop: loop, cause: "display") { [unowned self] descriptor in
             handleOutputEvent(service.output.handleReadable(descriptor, buffer: service.renderer.buffer))
         }
         timers.lock.onFire { [unowned self] _ in pending.append((.timerFired, nil)) }
-        timers.touch.onFire { [unowned self] now in touch.handleDeadline(now: now) { accept($0, at: $1) } }
         timers.blank.onFire { [unowned self] now in blankIfIdle(now: now) }
         timers.watchdog.onFire { [unowned self] _ in pingWatchdog() }
         timers.giveUp.onFire { [unowned self] _ in
@@ -233,10 +229,8 @@ public final class Daemon {
             stopping = true
         }
         // A replayed recording that has nothing left to play ends a stroke benchmark.
-        if options.role == .benchStroke, touch.nextDeadline == nil, pending.isEmpty { stopping = true }
-        touchSync.sync(to: touch.descriptors, generation: touch.descriptorGeneration)
+        if options.role == .benchStroke, touch.isExhausted, pending.isEmpty { stopping = true }
         outputSync.sync(to: service.output.descriptors)
-        timers.touch.due = touch.nextDeadline
         timers.blank.due = handedOver ? nil : blanker.deadline
     }
 
@@ -315,7 +309,7 @@ public final class Daemon {
         } catch {
             Journal.log(.error, "event loop while stopping the action: \(error)")
         }
-        touchSync.removeAll()
+        touch.detach()
         outputSync.removeAll()
         service.output.close()
         Journal.log(

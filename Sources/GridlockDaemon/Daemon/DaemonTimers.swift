@@ -2,12 +2,10 @@ import GridlockCore
 import LinuxSys
 
 /// The daemon's deadlines on its loop, one per purpose, so the wake-up counts say which
-/// of them woke it.
+/// of them woke it. The sources set their own (the touch source's "touch", the beeper's).
 final class DaemonTimers {
     /// The lock machine's one timer (feedback shown, lockout countdown).
     let lock: EventLoop.Deadline
-    /// The touch source's (a rescan after hotplug, a recording's next event, a stuck contact).
-    let touch: EventLoop.Deadline
     let blank: EventLoop.Deadline
     let watchdog: EventLoop.Deadline
     /// Enrollment gives up when nothing was enrolled in time.
@@ -16,7 +14,6 @@ final class DaemonTimers {
 
     init(loop: EventLoop, watchdogInterval: Duration?) {
         lock = loop.deadline("lock screen")
-        touch = loop.deadline("touch")
         blank = loop.deadline("blank")
         watchdog = loop.deadline("watchdog")
         giveUp = loop.deadline("give up")

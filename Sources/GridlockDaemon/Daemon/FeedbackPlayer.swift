@@ -11,27 +11,17 @@ final class FeedbackPlayer {
     private var cues: [FeedbackCue] = []
     /// When the current step of a sound ends.
     private let step: EventLoop.Deadline
-    /// The beeper's hotplug rescan.
-    private let rescan: EventLoop.Deadline
-    private let hotplug: DescriptorSync
 
     init(loop: EventLoop, beeper: BeeperSource?, sounds: FeedbackSounds) {
         self.beeper = beeper
         self.sounds = sounds
         step = loop.deadline("beeper")
-        rescan = loop.deadline("beeper hotplug")
-        hotplug = DescriptorSync(loop: loop, cause: "beeper hotplug") { [weak beeper] descriptor in
-            beeper?.handleReadable(descriptor, now: MonotonicClock.now())
-        }
+        // The beeper follows its device through hotplug on the loop by itself.
+        beeper?.attach(to: loop)
         step.onFire { [unowned self] now in
             if let hertz = player.timerFired(at: now) { write(hertz, now: now) }
             step.due = player.deadline
         }
-        rescan.onFire { [unowned self] now in
-            beeper?.handleDeadline(now: now)
-            rescan.due = beeper?.nextDeadline
-        }
-        sync()
     }
 
     /// A reload may change what each cue plays (not the device: that needs a restart).
@@ -46,7 +36,7 @@ final class FeedbackPlayer {
     }
 
     /// Plays what the round called for (several cues: one after another, a burst of ticks
-    /// as one), then brings the hotplug watch up to date.
+    /// as one).
     func afterRound(now: Instant) {
         var steps: [ToneStep] = []
         var played: [FeedbackCue] = []
@@ -60,7 +50,6 @@ final class FeedbackPlayer {
             write(hertz, now: now)
         }
         step.due = player.deadline
-        sync()
     }
 
     /// Silence and let the device go (the daemon stops).
@@ -68,7 +57,6 @@ final class FeedbackPlayer {
         if let hertz = player.stop() { beeper?.sound(hertz: hertz, now: MonotonicClock.now()) }
         step.due = nil
         beeper?.close()
-        hotplug.removeAll()
     }
 
     /// Sets the tone; its step is timed from the write, not from `now`, which was read
@@ -76,10 +64,5 @@ final class FeedbackPlayer {
     private func write(_ hertz: Int, now: Instant) {
         beeper?.sound(hertz: hertz, now: now)
         player.toneWritten(at: MonotonicClock.now())
-    }
-
-    private func sync() {
-        hotplug.sync(to: beeper?.descriptors ?? [])
-        rescan.due = beeper?.nextDeadline
     }
 }

@@ -29,12 +29,14 @@ extension LibevdevEnvironment: BeeperEnvironment {
 }
 
 /// `[feedback] beeper=`: the buzzer the lock screen's sounds go to, chosen as the config
-/// says, with hotplug through the same `/dev/input` watch the touch source uses.
+/// says, with hotplug through the same `/dev/input` life cycle as the touch source
+/// (`InputNodeLifecycle`).
 ///
 /// A missing buzzer is no error: sounds are off, said once, until one appears. A buzzer
 /// that goes away (its node deleted, or a write failing with ENODEV) is said once, and
 /// sounds are off until a node with EV_SND comes back. Its descriptor is never watched:
-/// the device's own events (it echoes the tones written to it) are of no interest.
+/// the device's own events (it echoes the tones written to it) are of no interest. On the
+/// loop its directory watch and its rescan deadline are both named "beeper hotplug".
 public final class BeeperSource {
     public struct Settings: Sendable {
         public var selector: BeeperSelector
@@ -49,12 +51,7 @@ public final class BeeperSource {
     private let settings: Settings
     private let environment: any BeeperEnvironment
     private let log: (LogPriority, String) -> Void
-    private let hotplug: InputDirectoryWatch
-    private var writer: (any ToneWriter)?
-    private var rescanAt: Instant?
-    private var lastProblem: String?
-    /// After a loss was said, the rescans that find nothing say nothing more.
-    private var quietUntilFound = false
+    private var lifecycle: InputNodeLifecycle<any ToneWriter>!
 
     public init(
         settings: Settings, now: Instant, environment: any BeeperEnvironment = LibevdevEnvironment(),
@@ -63,72 +60,61 @@ public final class BeeperSource {
         self.settings = settings
         self.environment = environment
         self.log = log
-        hotplug = try InputDirectoryWatch(directory: settings.directory, log: log)
-        openChosen()
+        lifecycle = try InputNodeLifecycle(
+            directory: settings.directory, cause: "beeper hotplug", quietAfterLoss: true, log: log,
+            hooks: .init(
+                open: { [unowned self] _ in openChosen() },
+                close: { $0.close() },
+                gone: { [environment] writer in
+                    guard case .failure(let error) = environment.describe(writer.path).device, error.errno == .noSuchFile else { return nil }
+                    return Self.lost("\(writer.path) is gone")
+                }))
+        lifecycle.start(now: now)
     }
+
+    /// Registers the hotplug watch and rescan deadline on the loop.
+    public func attach(to loop: EventLoop) { lifecycle.attach(to: loop) }
 
     /// The open buzzer's node, nil while sounds are off.
-    public var devicePath: String? { writer?.path }
+    public var devicePath: String? { lifecycle.node?.path }
 
-    public var descriptors: [FileDescriptor] { [hotplug.fileDescriptor] }
-    public var nextDeadline: Instant? { rescanAt }
-
-    public func handleReadable(_ descriptor: FileDescriptor, now: Instant) {
-        guard descriptor == hotplug.fileDescriptor, hotplug.readChanges() else { return }
-        if let writer, case .failure(let error) = environment.describe(writer.path).device, error.errno == .noSuchFile {
-            lost("\(writer.path) is gone", now: now)
-        }
-        if writer == nil { scheduleRescan(now: now) }
-    }
-
-    public func handleDeadline(now: Instant) {
-        guard let due = rescanAt, due <= now else { return }
-        rescanAt = nil
-        if writer == nil { openChosen() }
-    }
+    /// When the next look for a buzzer is due, nil while only waiting on inotify.
+    var rescanDue: Instant? { lifecycle.rescanDue }
 
     /// Sets the tone now. Without a buzzer it does nothing; EAGAIN drops this one tone.
     public func sound(hertz: Int, now: Instant) {
-        guard let writer else { return }
+        guard let writer = lifecycle.node else { return }
         do {
             try writer.sound(hertz: hertz)
         } catch where error.errno == .wouldBlock {
             return
         } catch {
-            lost("\(error)", now: now)
+            lifecycle.lose(.warning, Self.lost("\(error)"), now: now)
         }
     }
 
-    /// Lets the device go (the daemon stops; its player has silenced it first).
-    public func close() {
-        writer?.close()
-        writer = nil
+    /// Leaves the loop and lets the device go (the daemon stops; its player has silenced it first).
+    public func close() { lifecycle.detach() }
+
+    private static func lost(_ why: String) -> String {
+        "beeper lost: \(why); sounds are off until a beeper (an input device with EV_SND) appears"
     }
 
-    private func lost(_ why: String, now: Instant) {
-        writer?.close()
-        writer = nil
-        report(.warning, "beeper lost: \(why); sounds are off until a beeper (an input device with EV_SND) appears")
-        quietUntilFound = true
-        // Another one may already be there (auto): look once, then wait for hotplug.
-        scheduleRescan(now: now)
-    }
-
-    private func openChosen() {
-        guard let (path, kind) = choose() else { return }
+    private func openChosen() -> (any ToneWriter)? {
+        guard let (path, kind) = choose() else { return nil }
+        let writer: any ToneWriter
         do {
             writer = try environment.openBeeper(path, kind: kind)
         } catch {
-            report(.warning, "\(error); sounds are off until it can be opened")
-            return
+            lifecycle.report(.warning, "\(error); sounds are off until it can be opened")
+            return nil
         }
         // A tone left sounding by a predecessor killed mid-step (the driver holds a tone
         // until told otherwise) ends now.
-        try? writer?.sound(hertz: 0)
-        lastProblem = nil
-        quietUntilFound = false
+        try? writer.sound(hertz: 0)
         let name = environment.describe(path).description?.name ?? "?"
         log(.info, "beeper: \(path) \"\(name)\" (\(kind.rawValue)\(kind == .bell ? ": one pitch only" : ""))")
+        return writer
     }
 
     private func choose() -> (String, BeeperKind)? {
@@ -139,35 +125,24 @@ public final class BeeperSource {
             do {
                 resolved = try environment.resolve(configured)
             } catch {
-                report(.warning, "beeper \(configured) (beeper=) is not there: \(error.errno); sounds are off until it appears")
+                lifecycle.report(.warning, "beeper \(configured) (beeper=) is not there: \(error.errno); sounds are off until it appears")
                 return nil
             }
             scanned = [environment.describe(resolved)]
             if let chosen = settings.selector.choose(among: scanned) { return chosen }
-            report(.warning, "beeper \(configured) (beeper=) has no EV_SND (SND_TONE or SND_BELL); sounds are off")
+            lifecycle.report(.warning, "beeper \(configured) (beeper=) has no EV_SND (SND_TONE or SND_BELL); sounds are off")
             return nil
         case .auto:
             do {
                 scanned = try environment.scan(settings.directory)
             } catch {
-                report(.warning, "cannot list \(settings.directory): \(error); sounds are off")
+                lifecycle.report(.warning, "cannot list \(settings.directory): \(error); sounds are off")
                 return nil
             }
             if let chosen = settings.selector.choose(among: scanned) { return chosen }
-            report(.info, "no beeper: no input device in \(settings.directory) has EV_SND (SND_TONE or SND_BELL); sounds are off until one appears")
+            lifecycle.report(.info, "no beeper: no input device in \(settings.directory) has EV_SND (SND_TONE or SND_BELL); sounds are off until one appears")
             return nil
         }
-    }
-
-    private func scheduleRescan(now: Instant) {
-        let due = now + EvdevTouchSource.settle
-        rescanAt = min(rescanAt ?? due, due)
-    }
-
-    private func report(_ priority: LogPriority, _ problem: String) {
-        guard problem != lastProblem, !quietUntilFound else { return }
-        lastProblem = problem
-        log(priority, problem)
     }
 
     public static func journal(_ priority: LogPriority, _ message: String) {

@@ -5,12 +5,13 @@ import LinuxSys
 /// `[touch] backend=evdev`: one touch panel read through libevdev, chosen as `device=`
 /// says, with hotplug through inotify on /dev/input.
 ///
-/// Lifecycle of the device: chosen and opened at start (or later, when one appears);
-/// read to EAGAIN on every wake-up; on SYN_DROPPED resynced (the stroke is cancelled);
-/// on a read error (ENODEV when unplugged, EIO) the stroke is cancelled and the device
-/// closed, and the daemon keeps running until inotify says a device node appeared or
-/// changed (IN_ATTRIB: udev sets a new node's group and mode after creating it). There is
-/// no polling: without a device the source only waits on its inotify descriptor.
+/// Lifecycle of the device (`InputNodeLifecycle`): chosen and opened at start (or later,
+/// when one appears); read to EAGAIN on every wake-up; on SYN_DROPPED resynced (the
+/// stroke is cancelled); on a read error (ENODEV when unplugged, EIO) the stroke is
+/// cancelled and the device closed, and the daemon keeps running until inotify says a
+/// device node appeared or changed (IN_ATTRIB: udev sets a new node's group and mode
+/// after creating it). There is no polling: without a device the source only waits on
+/// its inotify descriptor.
 public final class EvdevTouchSource: TouchSource {
     public struct Settings: Sendable {
         public var selector: DeviceSelector
@@ -31,28 +32,28 @@ public final class EvdevTouchSource: TouchSource {
         }
     }
 
-    /// Hotplug events come in bursts (create, then attribute changes, one per link udev
-    /// makes); one scan 50 ms after the first is enough and still well within a second.
-    /// It also keeps a device opened after another was closed out of the same loop
-    /// iteration, so its descriptor, which may reuse the closed one's number, is seen
-    /// by the loop as new (`descriptorGeneration` changes twice, not once).
-    static let settle = Duration.milliseconds(50)
+    /// An open panel and the decoder state of its stream.
+    final class OpenDevice {
+        let handle: any EvdevDeviceHandle
+        var reader: EvdevTouchReader
+
+        init(handle: any EvdevDeviceHandle, reader: EvdevTouchReader) {
+            self.handle = handle
+            self.reader = reader
+        }
+    }
 
     private let settings: Settings
     private let environment: any EvdevEnvironment
     private let log: (LogPriority, String) -> Void
-    private let hotplug: InputDirectoryWatch
-    private var device: (any EvdevDeviceHandle)?
-    private var reader: EvdevTouchReader?
+    private var lifecycle: InputNodeLifecycle<OpenDevice>!
+    private var emit: (TouchEvent, Instant) -> Void = { _, _ in }
     private var frame: Size
     private var rotation: Rotation
     private var grabWanted: Bool
-    private var rescanAt: Instant?
-    private var lastClose: Instant?
-    /// What was last logged about the choice and about failures, so that a burst of
-    /// hotplug events does not repeat the same lines.
+    /// What was last logged about the choice, so that a burst of hotplug events does not
+    /// repeat the same lines.
     private var lastChoiceLog: [String] = []
-    private var lastProblem: String?
 
     public init(
         settings: Settings, frame: Size, rotation: Rotation, now: Instant,
@@ -65,98 +66,96 @@ public final class EvdevTouchSource: TouchSource {
         self.frame = frame
         self.rotation = rotation
         grabWanted = settings.grab
-        hotplug = try InputDirectoryWatch(directory: settings.directory, log: log)
-        openChosenDevice(now: now)
+        lifecycle = try InputNodeLifecycle(
+            directory: settings.directory, cause: "touch", quietAfterLoss: false, log: log,
+            hooks: .init(
+                open: { [unowned self] now in openChosenDevice(now: now) },
+                close: { [unowned self] device in
+                    device.handle.close()
+                    grabbed = false
+                },
+                descriptor: { $0.handle.fileDescriptor },
+                readable: { [unowned self] device, now in read(device, now: now) }))
+        lifecycle.start(now: now)
     }
 
     // MARK: TouchSource
 
-    public var descriptors: [FileDescriptor] {
-        [hotplug.fileDescriptor] + (device.map { [$0.fileDescriptor] } ?? [])
+    public func attach(to loop: EventLoop, emit: @escaping (TouchEvent, Instant) -> Void) {
+        self.emit = emit
+        lifecycle.attach(to: loop)
     }
 
-    public var nextDeadline: Instant? { rescanAt }
-
-    public func handleReadable(_ descriptor: FileDescriptor, now: Instant, emit: (TouchEvent, Instant) -> Void) {
-        if descriptor == hotplug.fileDescriptor {
-            if hotplug.readChanges() && device == nil { scheduleRescan(now: now) }
-        } else if let device, descriptor == device.fileDescriptor, reader != nil {
-            let dropsBefore = reader!.dropCount
-            let outcome = reader!.drain(device, now: now, emit)
-            if reader!.dropCount > dropsBefore {
-                // The kernel's buffer overflowed: the loop was too slow (or stopped) for a while.
-                log(.notice, "touch device \(device.path) dropped events (SYN_DROPPED, \(reader!.dropCount) so far); resynced from the kernel's state")
-            }
-            if case .lost(let error) = outcome {
-                log(.warning, "touch device \(device.path) \"\(device.description.name)\" lost: \(error); any stroke in progress was cancelled; waiting for a touch device to appear")
-                closeDevice(now: now)
-                // Another device may already be there (auto); look once, then wait for inotify.
-                scheduleRescan(now: now)
-            }
-        }
-    }
-
-    public func handleDeadline(now: Instant, emit: (TouchEvent, Instant) -> Void) {
-        guard let due = rescanAt, due <= now else { return }
-        rescanAt = nil
-        if device == nil { openChosenDevice(now: now) }
-    }
+    public func detach() { lifecycle.detach() }
 
     public func setGrabbed(_ grabbed: Bool) {
         grabWanted = settings.grab && grabbed
-        guard let device else { return }
+        guard let device = lifecycle.node?.handle else { return }
         applyGrab(to: device)
     }
 
     public func setFrame(_ frame: Size, rotation: Rotation) {
         self.frame = frame
         self.rotation = rotation
-        reader?.setFrame(frame, rotation: rotation)
+        lifecycle.node?.reader.setFrame(frame, rotation: rotation)
     }
 
     // MARK: What the loop and tests can see
 
     /// The open device's node, nil while waiting for one.
-    public var devicePath: String? { device?.path }
+    public var devicePath: String? { lifecycle.node?.handle.path }
     /// SYN_DROPPED events met on the current device.
-    public var dropCount: Int { reader?.dropCount ?? 0 }
+    public var dropCount: Int { lifecycle.node?.reader.dropCount ?? 0 }
     public var isGrabbed: Bool { grabbed }
     private var grabbed = false
-    /// Counts device opens and closes. A new device's descriptor can reuse the number of
-    /// the one just closed, so `descriptors` alone may look unchanged to the loop; this
-    /// tells it to re-register anyway.
-    public private(set) var descriptorGeneration = 0
+    /// When the next look for a device is due, nil while only waiting on inotify.
+    var rescanDue: Instant? { lifecycle.rescanDue }
+
+    // MARK: Reading
+
+    private func read(_ device: OpenDevice, now: Instant) {
+        let dropsBefore = device.reader.dropCount
+        let outcome = device.reader.drain(device.handle, now: now, emit)
+        let path = device.handle.path
+        if device.reader.dropCount > dropsBefore {
+            // The kernel's buffer overflowed: the loop was too slow (or stopped) for a while.
+            log(.notice, "touch device \(path) dropped events (SYN_DROPPED, \(device.reader.dropCount) so far); resynced from the kernel's state")
+        }
+        if case .lost(let error) = outcome {
+            lifecycle.lose(
+                .warning,
+                "touch device \(path) \"\(device.handle.description.name)\" lost: \(error); any stroke in progress was cancelled; waiting for a touch device to appear",
+                now: now)
+        }
+    }
 
     // MARK: Choosing and opening
 
-    private func openChosenDevice(now: Instant) {
-        guard let path = choose() else { return }
+    private func openChosenDevice(now: Instant) -> OpenDevice? {
+        guard let path = choose() else { return nil }
         let opened: any EvdevDeviceHandle
         do {
             opened = try environment.open(path)
         } catch {
             // Gone or re-permissioned between the scan and now: the next inotify event retries.
-            report(.error, "\(error)")
-            return
+            lifecycle.report(.error, "\(error)")
+            return nil
         }
         let calibration = chooseCalibration(for: opened)
         let pipeline: TouchPipeline
         do {
             pipeline = try TouchPipeline(device: opened.description, calibration: calibration, rotation: rotation, frame: frame)
         } catch {
-            report(.error, "touch device \(path) \"\(opened.description.name)\" cannot be used: \(error)")
+            lifecycle.report(.error, "touch device \(path) \"\(opened.description.name)\" cannot be used: \(error)")
             opened.close()
-            return
+            return nil
         }
         var reader = EvdevTouchReader(pipeline: pipeline)
         reader.start(opened, at: now) { _, _ in }
-        device = opened
-        self.reader = reader
-        descriptorGeneration += 1
-        lastProblem = nil
         lastChoiceLog = []
         log(.info, "reading touches from \(path) \"\(opened.description.name)\": \(Self.summary(opened.description, pipeline))")
         applyGrab(to: opened)
+        return OpenDevice(handle: opened, reader: reader)
     }
 
     /// Runs the choice and logs it (once per distinct outcome); the chosen node's path.
@@ -168,7 +167,7 @@ public final class EvdevTouchSource: TouchSource {
             do {
                 resolved = try environment.resolve(configured)
             } catch {
-                report(.warning, "touch device \(configured) (device=) is not there: \(error.errno); waiting for it to appear")
+                lifecycle.report(.warning, "touch device \(configured) (device=) is not there: \(error.errno); waiting for it to appear")
                 return nil
             }
             selection = DeviceSelection(settings.selector, among: [environment.describe(resolved)], resolvedPath: resolved)
@@ -176,7 +175,7 @@ public final class EvdevTouchSource: TouchSource {
             do {
                 selection = DeviceSelection(settings.selector, among: try environment.scan(settings.directory))
             } catch {
-                report(.error, "cannot list \(settings.directory): \(error); waiting for input devices to appear")
+                lifecycle.report(.error, "cannot list \(settings.directory): \(error); waiting for input devices to appear")
                 return nil
             }
         }
@@ -220,29 +219,6 @@ public final class EvdevTouchSource: TouchSource {
         } catch {
             log(.warning, "\(error); carrying on without exclusive access")
         }
-    }
-
-    private func closeDevice(now: Instant) {
-        device?.close()
-        device = nil
-        reader = nil
-        grabbed = false
-        lastClose = now
-        descriptorGeneration += 1
-    }
-
-    private func report(_ priority: LogPriority, _ problem: String) {
-        guard problem != lastProblem else { return }
-        lastProblem = problem
-        log(priority, problem)
-    }
-
-    // MARK: Hotplug
-
-    private func scheduleRescan(now: Instant) {
-        var due = now + Self.settle
-        if let lastClose { due = max(due, lastClose + Self.settle) }
-        rescanAt = min(rescanAt ?? due, due)
     }
 
     // MARK: Helpers
