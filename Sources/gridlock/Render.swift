@@ -37,8 +37,7 @@ let renderCommand = Command(
         }
         frame = size
     } else {
-        let physical = Size(width: Double(config.display.size.width), height: Double(config.display.size.height))
-        frame = config.display.rotation.logicalSize(physical: physical)
+        frame = config.display.logicalFrame
     }
     var nodes: [Int] = []
     if let patternText {
