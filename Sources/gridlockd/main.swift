@@ -35,7 +35,7 @@ func main() -> Int32 {
     let benchStartup: Bool
     let benchStroke: Bool
     do {
-        configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
+        configPath = try arguments.option("--config") ?? ConfigVerdict.defaultPath
         benchStroke = arguments.flag("--bench-stroke")
         benchStartup = arguments.flag("--bench-startup") || benchStroke
         try arguments.finish()
