@@ -11,7 +11,7 @@ import LinuxSys
 ///
 /// There are two doors, and no other public way to get a `GridlockConfig` from files:
 /// `load` (the whole verdict) and `loadSkippingFileSafety` (everything but the owners and
-/// modes).
+/// modes). `ThemeFile` reads a presentation-only file and is no door to a configuration.
 public enum ConfigVerdict {
     public static let defaultPath = "/etc/gridlock/gridlock.conf"
 
@@ -151,13 +151,14 @@ public enum ConfigVerdict {
     /// name one, so a new path key is checked without a line here. Theme images are
     /// checked together: their pixels share one budget, and each is decoded as the
     /// renderer will decode it.
+    /// `sections`: only the keys of these (a theme file's), when given.
     static func namedFiles(
-        _ config: GridlockConfig, at locations: [String: SourceLocation], mainFile: String
+        _ config: GridlockConfig, at locations: [String: SourceLocation], mainFile: String, sections: Set<String>? = nil
     ) -> [ConfigDiagnostic] {
         let draft = ConfigDraft(config: config)
         var problems: [ConfigDiagnostic] = []
         var images: [(label: String, path: String, at: SourceLocation)] = []
-        for section in ConfigSchema.sections {
+        for section in ConfigSchema.sections where sections?.contains(section.name) ?? true {
             for key in section.keys {
                 guard let kind = key.namedFile else { continue }
                 let written = locations["\(section.name).\(key.name)"]
