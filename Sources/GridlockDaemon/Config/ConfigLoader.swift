@@ -1,6 +1,7 @@
 import LinuxSys
 
-/// A configuration that passed every check, and the files it was made from (for logs and
+/// A configuration that passed the verdict (every check, or every one but the owners and
+/// modes: `ConfigVerdict`'s two doors), and the files it was made from (for logs and
 /// `gridlock check-config`).
 public struct LoadedConfig: Hashable, Sendable {
     public var config: GridlockConfig

@@ -107,7 +107,8 @@ public enum ConfigVerdict {
 
     /// The configuration gridlockd runs with, or every reason it must not start: the door
     /// for gridlockd (start and reload), `gridlock enroll` (which runs the same `Daemon` on
-    /// the panel and writes a drop-in), `gridlock calibrate` (the panel, and a drop-in
+    /// the panel and writes a drop-in; `Enrollment.store` looks up the names taken through
+    /// it too), `gridlock calibrate` (the panel, and a drop-in
     /// written as root) and `gridlock reset-lockout` (it writes, as root, the state file the
     /// config names: a config others could change could point it anywhere).
     public static func load(
