@@ -15,18 +15,19 @@ let calibrateCommand = Command(
         (LIBINPUT_CALIBRATION_MATRIX semantics, applied before [display] rotation) and the
         residual error in pixels, and writes them to FILE.d/40-calibration.conf as
         [touch] calibration= (a [touch] change takes effect when gridlockd restarts).
-        Stop gridlockd first: it holds the panel.
+        Stop gridlockd first: it holds the panel. The configuration must pass gridlock
+        check-config, owners and modes included, as gridlockd's must (exit status 78).
 
           --timeout S   give up when a cross is not tapped within S seconds
                         (1 to 3600, default 60)
           --dry-run     print the result, write nothing
         """
 ) { arguments in
-    let configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
+    let configPath = try arguments.option("--config") ?? ConfigVerdict.defaultPath
     let timeout = try arguments.integer("--timeout", in: 1...3600) ?? 60
     let dryRun = arguments.flag("--dry-run")
     try arguments.finish()
-    let config = try ConfigLoader.load(path: configPath).config
+    let config = try ConfigVerdict.load(path: configPath).config
     let running = ProcessTable.processes(named: "gridlockd")
     if config.touch.backend == .evdev || config.display.backend == .drm, !running.isEmpty {
         throw CommandError("gridlockd (pid \(running.map(String.init).joined(separator: ", "))) holds the panel; stop it first (systemctl stop gridlockd)")

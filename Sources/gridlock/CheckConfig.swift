@@ -15,7 +15,9 @@ let checkConfigCommand = Command(
         budget, a replay recording, the state file, the output folder, the touch, display
         and beeper devices), opened without blocking. Prints every problem as FILE:LINE:
         message (FILE: message for a whole file). Run it as the user gridlockd runs as
-        (root), so ownership is judged the same way.
+        (root), so ownership is judged the same way. gridlockd, gridlock enroll, calibrate
+        and reset-lockout refuse what this refuses; hash, render, replay, demo, devices and
+        patterns, which only read a configuration, check all but the owners and modes.
         Exit status: 0 when gridlockd would start with it, 78 (EX_CONFIG) when it would not.
         """
 ) { arguments in
@@ -24,7 +26,7 @@ let checkConfigCommand = Command(
     if option != nil, positional != nil {
         throw UsageError("give the file once, with --config or as an argument", command: arguments.command)
     }
-    let path = option ?? positional ?? ConfigLoader.defaultPath
+    let path = option ?? positional ?? ConfigVerdict.defaultPath
     let check = ConfigVerdict.check(path: path).check
     for diagnostic in check.diagnostics { printError(diagnostic.description) }
     for warning in check.warnings { printError("warning: \(warning)") }

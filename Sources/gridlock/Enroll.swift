@@ -44,7 +44,7 @@ let enrollCommand = Command(
         throw UsageError("--name NAME is required", command: arguments.command)
     }
     let exec = try arguments.patternValue("--exec", key: "exec")
-    let configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
+    let configPath = try arguments.option("--config") ?? ConfigVerdict.defaultPath
     let timeout = try arguments.integer("--timeout", in: 1...3600) ?? 120
     let fromStdin = arguments.flag("--pattern-stdin")
     let keys = try arguments.patternLimits()

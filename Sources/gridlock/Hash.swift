@@ -44,7 +44,7 @@ let hashCommand = Command(
     try checkPatternName(name, command: arguments.command)
 
     var config = GridlockConfig()
-    if let configPath { config = try ConfigLoader.load(path: configPath).config }
+    if let configPath { config = try ConfigVerdict.loadSkippingFileSafety(path: configPath).config }
     if rows != nil || columns != nil {
         config.grid.shape = try GridShape(rows: rows ?? config.grid.shape.rows, columns: columns ?? config.grid.shape.columns)
     }

@@ -15,10 +15,10 @@ let patternsCommand = Command(
         With --json, one JSON object per pattern.
         """
 ) { arguments in
-    let configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
+    let configPath = try arguments.option("--config") ?? ConfigVerdict.defaultPath
     let json = arguments.flag("--json")
     try arguments.finish()
-    let config = try ConfigLoader.load(path: configPath).config
+    let config = try ConfigVerdict.loadSkippingFileSafety(path: configPath).config
     // What gridlockd would find at its start, witness and all.
     let path = config.lockout.stateFile
     let restored = StateFile.inspect(path, schedule: config.lockout.schedule, patterns: config.patterns)

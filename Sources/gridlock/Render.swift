@@ -24,7 +24,7 @@ let renderCommand = Command(
     let sizeText = try arguments.option("--size")
     try arguments.finish()
 
-    let config = try configPath.map { try ConfigLoader.load(path: $0).config } ?? GridlockConfig()
+    let config = try configPath.map { try ConfigVerdict.loadSkippingFileSafety(path: $0).config } ?? GridlockConfig()
     guard let state = PreviewState(rawValue: stateText) else {
         throw UsageError(
             option: "--state", value: stateText,
@@ -37,8 +37,7 @@ let renderCommand = Command(
         }
         frame = size
     } else {
-        let physical = Size(width: Double(config.display.size.width), height: Double(config.display.size.height))
-        frame = config.display.rotation.logicalSize(physical: physical)
+        frame = config.display.logicalFrame
     }
     var nodes: [Int] = []
     if let patternText {

@@ -18,10 +18,12 @@ let resetLockoutCommand = Command(
                         for each name of a comma-separated list; each must be a [pattern]
                         of the configuration. Only for a pattern you know was not used
                         meanwhile, or may be used again.
-        Must be run as root (the state file belongs to the service).
+        Must be run as root (the state file belongs to the service). The configuration
+        must pass gridlock check-config, owners and modes included: the file written is the
+        one it names. Exit status 78 when it does not.
         """
 ) { arguments in
-    let configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
+    let configPath = try arguments.option("--config") ?? ConfigVerdict.defaultPath
     let usesNames = try arguments.option("--uses").map { list in
         list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
     } ?? []
@@ -29,7 +31,7 @@ let resetLockoutCommand = Command(
     guard ProcessIdentity.effectiveUser == 0 else {
         throw CommandError("must be run as root (try: sudo gridlock reset-lockout)")
     }
-    let config = try ConfigLoader.load(path: configPath).config
+    let config = try ConfigVerdict.load(path: configPath).config
     var afresh: [PatternEntry] = []
     for name in usesNames {
         guard let pattern = config.patterns.first(where: { $0.name == name }) else {

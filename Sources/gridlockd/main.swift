@@ -34,7 +34,7 @@ func main() -> Int32 {
     let configPath: String
     let role: Daemon.Role
     do {
-        configPath = try arguments.option("--config") ?? ConfigLoader.defaultPath
+        configPath = try arguments.option("--config") ?? ConfigVerdict.defaultPath
         let benchStroke = arguments.flag("--bench-stroke")
         let benchStartup = arguments.flag("--bench-startup")
         role = benchStroke ? .benchStroke : benchStartup ? .benchStartup : .lock

@@ -1,5 +1,6 @@
 import Foundation
 import GridlockCore
+import GridlockInput
 import Testing
 @testable import GridlockDaemon
 
@@ -208,9 +209,12 @@ struct ConfigLoaderTests {
         #expect(c.display.mode == .size(PixelSize(width: 1280, height: 800), refreshHz: 60))
         #expect(c.display.rotation == .clockwise90)
         #expect(c.display.size == PixelSize(width: 1024, height: 600))
+        // The frame every headless, png, replay and render caller lays the grid out in.
+        #expect(c.display.physicalSize == Size(width: 1024, height: 600))
+        #expect(c.display.logicalFrame == Size(width: 600, height: 1024))
         #expect(c.display.blankAfter == .seconds(300))
         #expect(c.touch.device == .nameContaining("Goodix Capacitive"))
-        #expect(c.touch.calibration == [0, -1, 1, 1, 0, 0])
+        #expect(c.touch.calibration == (try CalibrationMatrix(values: [0, -1, 1, 1, 0, 0])))
         #expect(!c.touch.grab)
         #expect(c.touch.stuckTouch == .milliseconds(2500))
         #expect(c.grid.shape.rows == 4 && c.grid.shape.columns == 5)

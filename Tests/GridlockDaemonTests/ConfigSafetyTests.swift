@@ -51,6 +51,23 @@ import Testing
         #expect(throws: ConfigError.self) { try ConfigVerdict.load(path: "\(folder)/gridlock.conf", runningAs: 0) }
     }
 
+    @Test("loadSkippingFileSafety takes a group-writable config load refuses, and still refuses its text and named files")
+    func skippingFileSafetySkipsOnlyOwnersAndModes() throws {
+        let folder = try makeSetup()
+        defer { ConfigFixtures.remove(folder) }
+        let main = "\(folder)/gridlock.conf"
+        chmod(main, 0o664)
+        #expect(throws: ConfigError.self) { try ConfigVerdict.load(path: main) }
+        #expect(try ConfigVerdict.loadSkippingFileSafety(path: main).config.patterns.map(\.name) == ["door"])
+        // The state file a directory: a named file's problem, which no door skips.
+        try FileManager.default.createDirectory(atPath: "\(folder)/state/attempts", withIntermediateDirectories: true)
+        let named = expectError(ConfigError.self) { try ConfigVerdict.loadSkippingFileSafety(path: main) }
+        #expect(named?.diagnostics.map(\.location) == [SourceLocation(file: "\(folder)/gridlock.conf.d/10-state.conf", line: 2)])
+        try "[display]\nbackend=png\noutput-dir=frames\nsize=wide\n".write(toFile: main, atomically: false, encoding: .utf8)
+        let text = expectError(ConfigError.self) { try ConfigVerdict.loadSkippingFileSafety(path: main) }
+        #expect(text?.diagnostics.map(\.location) == [SourceLocation(file: main, line: 4)])
+    }
+
     @Test("a world-writable drop-in is refused even without a hash: it could set schedule=none")
     func aWorldWritableDropInIsRefusedWithOrWithoutHashes() throws {
         let folder = try makeSetup()

@@ -228,6 +228,26 @@ import Testing
         #expect(entries(folder) == ["gridlock.conf", "state"])
     }
 
+    @Test("a name taken in a config the verdict refuses (group-writable) is that refusal (78), as check-config says, not a name taken")
+    func aNameTakenInAnUnsafeConfigIsTheVerdictsRefusal() throws {
+        let (folder, config) = try makeConfig("[pattern door]\nhash=\(Self.hash)\ngrid=3x3\n")
+        defer { ConfigFixtures.remove(folder) }
+        chmod(config, 0o620)
+        let checked = ConfigVerdict.check(path: config).check.diagnostics
+        #expect(checked.contains { $0.message.contains("writable by its group (mode 0620)") })
+        do throws(EnrollmentError) {
+            _ = try store(config, name: "door")
+            Issue.record("stored a pattern in a group-writable config")
+        } catch {
+            guard case .configRejected(let rejected) = error else { Issue.record("\(error)"); return }
+            // Every problem check-config reports, and the duplicate the new drop-in would add.
+            #expect(checked.allSatisfy(rejected.diagnostics.contains))
+            #expect(rejected.diagnostics.contains { $0.message.hasPrefix("duplicate pattern name 'door'") })
+            #expect(error.exitStatus == 78)
+        }
+        #expect(entries(folder) == ["gridlock.conf", "state"])
+    }
+
     @Test("enrolling again under the same name, refused by the verdict, leaves the old drop-in as it was")
     func aFailedVerdictKeepsTheOldDropIn() throws {
         let (folder, config) = try makeConfig()

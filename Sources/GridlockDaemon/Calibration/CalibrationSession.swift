@@ -23,7 +23,7 @@ public final class CalibrationSession {
     public init(config: GridlockConfig) throws(DaemonError) {
         // Raw touches: an explicit identity matrix also keeps udev's matrix out.
         var raw = config
-        raw.touch.calibration = [1, 0, 0, 0, 1, 0]
+        raw.touch.calibration = .identity
         do {
             loop = try EventLoop(signals: [.terminate, .interrupt])
         } catch {

@@ -1,6 +1,7 @@
 import LinuxSys
 
-/// A configuration that passed every check, and the files it was made from (for logs and
+/// A configuration that passed the verdict (every check, or every one but the owners and
+/// modes: `ConfigVerdict`'s two doors), and the files it was made from (for logs and
 /// `gridlock check-config`).
 public struct LoadedConfig: Hashable, Sendable {
     public var config: GridlockConfig
@@ -39,19 +40,19 @@ public struct ConfigCheck: Hashable, Sendable {
 
 /// Reads the main file and its drop-ins, and either returns a complete configuration or
 /// throws every problem found: nothing is ever half-applied, which is what lets a SIGHUP
-/// reload keep the running config when the new one is bad. This is the text's verdict;
-/// `ConfigVerdict` adds what the files' owners and modes and the files a config names say.
-public enum ConfigLoader {
-    public static let defaultPath = "/etc/gridlock/gridlock.conf"
-
-    public static func load(path: String = defaultPath) throws(ConfigError) -> LoadedConfig {
+/// reload keep the running config when the new one is bad. This is only the text's part of
+/// the verdict, so it is internal: every tool gets its configuration through
+/// `ConfigVerdict`, which adds the snapshot, the files' owners and modes and the files a
+/// config names. Outside `ConfigVerdict` only tests of the text call it.
+enum ConfigLoader {
+    static func load(path: String) throws(ConfigError) -> LoadedConfig {
         let (config, check) = run(path: path)
         guard check.isValid else { throw ConfigError(diagnostics: check.diagnostics) }
         return LoadedConfig(config: config, files: check.files, warnings: check.warnings)
     }
 
     /// Every check of `load`, with the outcome returned instead of thrown.
-    public static func validateOnly(path: String = defaultPath) -> ConfigCheck {
+    static func validateOnly(path: String) -> ConfigCheck {
         run(path: path).check
     }
 

@@ -174,7 +174,8 @@ enum ConfigValues {
         return color
     }
 
-    static func calibration(_ text: String) throws(ValueProblem) -> [Double] {
+    /// Parsed into the matrix here, once: every part that maps touches takes this value.
+    static func calibration(_ text: String) throws(ValueProblem) -> CalibrationMatrix {
         let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard fields.count == 6 else {
             throw ValueProblem("expected 6 numbers 'a b c d e f' (a LIBINPUT_CALIBRATION_MATRIX), got \(fields.count)")
@@ -184,11 +185,10 @@ enum ConfigValues {
         do {
             // The mapper inverts nothing, but a matrix that folds the panel onto a line
             // (or whose determinant underflows to zero) maps every touch to one line.
-            _ = try CalibrationMatrix(values: numbers)
+            return try CalibrationMatrix(values: numbers)
         } catch {
             throw ValueProblem("\(error)")
         }
-        return numbers
     }
 
     /// A message: every `{name}` must be one of its values, and `%d` may appear once where

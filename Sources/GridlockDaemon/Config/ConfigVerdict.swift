@@ -8,7 +8,13 @@ import LinuxSys
 /// it came from and the state directory (`ConfigSafety`), and the files and devices its
 /// values name (`namedFiles`) are checked together, so no check passes a configuration
 /// the daemon then refuses.
+///
+/// There are two doors, and no other public way to get a `GridlockConfig` from files:
+/// `load` (the whole verdict) and `loadSkippingFileSafety` (everything but the owners and
+/// modes). `ThemeFile` reads a presentation-only file and is no door to a configuration.
 public enum ConfigVerdict {
+    public static let defaultPath = "/etc/gridlock/gridlock.conf"
+
     /// How often a configuration that changes while it is read is read again.
     static let readAttempts = 5
 
@@ -36,8 +42,10 @@ public enum ConfigVerdict {
     /// `afterEachRead` runs between the loader's read and the checks that it saw one
     /// version of every file: where a test plays the writer that came in between.
     /// `standIn`: the verdict on the configuration as it would be with that drop-in in place.
+    /// `fileSafety: .skipped` leaves out `ConfigSafety` (see `loadSkippingFileSafety`).
     static func check(
-        path: String, standIn: DropInStandIn? = nil, runningAs user: UInt32, afterEachRead: () -> Void
+        path: String, standIn: DropInStandIn? = nil, runningAs user: UInt32, fileSafety: FileSafety = .checked,
+        afterEachRead: () -> Void
     ) -> (check: ConfigCheck, config: GridlockConfig) {
         for _ in 0..<readAttempts {
             let began = FileTimestampClock.now()
@@ -54,8 +62,10 @@ public enum ConfigVerdict {
             }
             // The named files are looked at once the text holds: a value refused there names nothing.
             let textHolds = check.isValid
-            check.diagnostics += ConfigSafety.problems(
-                files: check.files, dropInDirectory: ConfigPaths.dropInDirectory(of: path), config: config, runningAs: user)
+            if fileSafety == .checked {
+                check.diagnostics += ConfigSafety.problems(
+                    files: check.files, dropInDirectory: ConfigPaths.dropInDirectory(of: path), config: config, runningAs: user)
+            }
             if textHolds { check.diagnostics += namedFiles(config, at: check.keyLocations, mainFile: path) }
             return (check, config)
         }
@@ -95,32 +105,61 @@ public enum ConfigVerdict {
         }
     }
 
-    /// The configuration gridlockd runs with, or every reason it must not start.
+    /// The configuration gridlockd runs with, or every reason it must not start: the door
+    /// for gridlockd (start and reload), `gridlock enroll` (which runs the same `Daemon` on
+    /// the panel and writes a drop-in; `Enrollment.store` looks up the names taken through
+    /// it too), `gridlock calibrate` (the panel, and a drop-in
+    /// written as root) and `gridlock reset-lockout` (it writes, as root, the state file the
+    /// config names: a config others could change could point it anywhere).
     public static func load(
         path: String, runningAs user: UInt32 = ProcessIdentity.effectiveUser
     ) throws(ConfigError) -> LoadedConfig {
         try load(path: path, standIn: nil, runningAs: user)
     }
 
+    /// Every check of `load` but the owners and modes of the files, the folders and the
+    /// state directory (`ConfigSafety`): the text, the snapshot and the files the values
+    /// name are judged as gridlockd judges them. Those checks guard what the service does
+    /// as root; a tool that only reads the configuration and writes nothing it names may
+    /// be run on a copy in a home folder (umask 0002) or on the bundled example, whose
+    /// hashes are readable by all. Its callers, and why:
+    /// - `gridlock hash --config`: reads the grid and the argon2 cost, prints a hash.
+    /// - `gridlock render --config`: draws a PNG of the theme for a person to look at.
+    /// - `gridlock replay --config`: plays a recording through the config, offline.
+    /// - `gridlock demo`: the bundled example configuration, installed readable by all.
+    /// - `gridlock devices --config`: reports which display the config would choose.
+    /// - `gridlock patterns`: lists the patterns and the state file's counts, read-only;
+    ///   it is how a person looks at a config they are about to fix.
+    /// gridlockd never takes this door, and neither does a tool that writes a file.
+    public static func loadSkippingFileSafety(path: String) throws(ConfigError) -> LoadedConfig {
+        try load(path: path, standIn: nil, runningAs: ProcessIdentity.effectiveUser, fileSafety: .skipped)
+    }
+
     /// `load` of the configuration as it would be with `standIn` in place.
-    static func load(path: String, standIn: DropInStandIn?, runningAs user: UInt32) throws(ConfigError) -> LoadedConfig {
-        let (check, config) = check(path: path, standIn: standIn, runningAs: user, afterEachRead: {})
+    static func load(
+        path: String, standIn: DropInStandIn?, runningAs user: UInt32, fileSafety: FileSafety = .checked
+    ) throws(ConfigError) -> LoadedConfig {
+        let (check, config) = check(path: path, standIn: standIn, runningAs: user, fileSafety: fileSafety, afterEachRead: {})
         guard check.isValid else { throw ConfigError(diagnostics: check.diagnostics) }
         return LoadedConfig(config: config, files: check.files, warnings: check.warnings)
     }
+
+    /// Whether the verdict looks at the owners and modes (`ConfigSafety`).
+    enum FileSafety: Sendable { case checked, skipped }
 
     /// Every file and device the values in effect name, checked by its kind
     /// (`NamedFileCheck`) and reported at the line of its key: the schema says which keys
     /// name one, so a new path key is checked without a line here. Theme images are
     /// checked together: their pixels share one budget, and each is decoded as the
     /// renderer will decode it.
+    /// `sections`: only the keys of these (a theme file's), when given.
     static func namedFiles(
-        _ config: GridlockConfig, at locations: [String: SourceLocation], mainFile: String
+        _ config: GridlockConfig, at locations: [String: SourceLocation], mainFile: String, sections: Set<String>? = nil
     ) -> [ConfigDiagnostic] {
         let draft = ConfigDraft(config: config)
         var problems: [ConfigDiagnostic] = []
         var images: [(label: String, path: String, at: SourceLocation)] = []
-        for section in ConfigSchema.sections {
+        for section in ConfigSchema.sections where sections?.contains(section.name) ?? true {
             for key in section.keys {
                 guard let kind = key.namedFile else { continue }
                 let written = locations["\(section.name).\(key.name)"]

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockInput
 
 /// The whole validated configuration. Every field starts at the documented default, so a
 /// nearly empty file gives a working kiosk (DRM display, evdev touch, 3x3 grid).
@@ -82,6 +83,14 @@ public struct DisplayConfig: Hashable, Sendable {
     public var blankAfter: Duration? = nil
 
     public init() {}
+
+    /// `size` as the output's physical frame, before rotation.
+    public var physicalSize: Size { Size(width: Double(size.width), height: Double(size.height)) }
+
+    /// The frame the scene is laid out and drawn in: `size` turned by `rotation`. The png
+    /// and headless outputs, replay and `gridlock render` all take it from here (drm takes
+    /// its frame from the mode instead).
+    public var logicalFrame: Size { rotation.logicalSize(physical: physicalSize) }
 }
 
 // MARK: - [touch]
@@ -104,9 +113,9 @@ public enum TouchDevice: Hashable, Sendable {
 public struct TouchConfig: Hashable, Sendable {
     public var backend: TouchBackend = .evdev
     public var device: TouchDevice = .auto
-    /// Six numbers a b c d e f with LIBINPUT_CALIBRATION_MATRIX semantics; nil means the device's
-    /// udev property, or identity without one.
-    public var calibration: [Double]? = nil
+    /// LIBINPUT_CALIBRATION_MATRIX semantics, checked when the config is read; nil means the
+    /// device's udev property, or identity without one.
+    public var calibration: CalibrationMatrix? = nil
     /// EVIOCGRAB, so no other reader (a console, a session behind the lock) sees the strokes.
     public var grab = true
     /// A contact held this long without movement is taken as stuck and cancels the stroke.

@@ -96,8 +96,8 @@ public struct DaemonParts {
 /// Building each part from the config: the single place that chooses a backend.
 extension DaemonParts {
     static func output(for config: GridlockConfig, headless: Bool) throws(DaemonError) -> DisplayOutput {
-        let physical = Size(width: Double(config.display.size.width), height: Double(config.display.size.height))
-        let frame = config.display.rotation.logicalSize(physical: physical)
+        let physical = config.display.physicalSize
+        let frame = config.display.logicalFrame
         if headless { return NullOutput(size: frame, rotation: config.display.rotation) }
         switch config.display.backend {
         case .png:
@@ -161,15 +161,7 @@ extension DaemonParts {
         case .path(let path): selector = .path(path)
         case .nameContaining(let text): selector = .name(text)
         }
-        let calibration: CalibrationMatrix?
-        do {
-            calibration = try config.touch.calibration.map { values throws(CalibrationError) in
-                try CalibrationMatrix(values: values)
-            }
-        } catch {
-            throw .touch("[touch] calibration: \(error)")
-        }
-        let settings = EvdevTouchSource.Settings(selector: selector, grab: config.touch.grab, calibration: calibration)
+        let settings = EvdevTouchSource.Settings(selector: selector, grab: config.touch.grab, calibration: config.touch.calibration)
         do {
             // A missing device is not an error: the source says so and waits for hotplug.
             return try EvdevTouchSource(settings: settings, frame: frame, rotation: rotation, now: start)
@@ -182,10 +174,7 @@ extension DaemonParts {
         for config: GridlockConfig, device: DeviceDescription, frame: Size, rotation: Rotation
     ) throws(DaemonError) -> TouchPipeline {
         do {
-            let calibration = try config.touch.calibration.map { values throws(CalibrationError) in
-                try CalibrationMatrix(values: values)
-            } ?? .identity
-            return try TouchPipeline(device: device, calibration: calibration, rotation: rotation, frame: frame)
+            return try TouchPipeline(device: device, calibration: config.touch.calibration ?? .identity, rotation: rotation, frame: frame)
         } catch {
             throw .touch("\(device.name): \(error)")
         }

@@ -58,12 +58,11 @@ public final class ReplayRunner: LockShell {
     public init(_ options: Options) throws(ReplayError) {
         self.options = options
         let config = options.config
-        let physical = Size(width: Double(config.display.size.width), height: Double(config.display.size.height))
-        let frame = config.display.rotation.logicalSize(physical: physical)
+        let frame = config.display.logicalFrame
         do {
-            let calibration = try config.touch.calibration.map { values throws(CalibrationError) in try CalibrationMatrix(values: values) } ?? .identity
             pipeline = try TouchPipeline(
-                device: options.events.device, calibration: calibration, rotation: config.display.rotation, frame: frame)
+                device: options.events.device, calibration: config.touch.calibration ?? .identity,
+                rotation: config.display.rotation, frame: frame)
         } catch {
             throw .input("\(error)")
         }

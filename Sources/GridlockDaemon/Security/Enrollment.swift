@@ -69,7 +69,7 @@ public enum Enrollment {
             }
         }
         let path = dropInPath(configPath: configPath, name: name)
-        if let current = try? ConfigLoader.load(path: configPath),
+        if let current = try? ConfigVerdict.load(path: configPath, runningAs: user),
            let other = current.config.patterns.first(where: { $0.name == name && $0.source.file != path }) {
             throw .nameTaken(name: name, location: other.source.description)
         }

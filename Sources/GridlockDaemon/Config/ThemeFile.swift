@@ -1,0 +1,71 @@
+import GridlockCore
+import LinuxSys
+
+/// What a face drawing the lock in a user session may read: how the lock looks, and nothing
+/// that opens it or says what opening it does.
+public struct ThemeSettings: Hashable, Sendable {
+    public var display: DisplayConfig
+    public var grid: GridConfig
+    public var theme: Theme
+}
+
+/// A presentation-only file: `[theme]`, `[grid]` and `[display]`, read with the daemon's
+/// schema and checks, for a process that runs as a user and must never hold a secret. A
+/// section or key that would hold one (a `[pattern NAME]`, a hash, `[security]`, `[action]`,
+/// an `[on EVENT]` hook) is refused at its FILE:LINE rather than skipped, so a daemon config
+/// handed over by mistake fails loudly instead of leaking through a second reader.
+public enum ThemeFile {
+    static let presentationSections: Set<String> = ["theme", "grid", "display"]
+
+    /// The settings, or every problem of the file (exit 78 like any config error).
+    public static func load(path: String) throws(ConfigError) -> ThemeSettings {
+        let file = IniReader.read(path: path)
+        var refused: [ConfigDiagnostic] = []
+        var presentation = IniFile(path: file.path, content: file.content, diagnostics: file.diagnostics)
+        for section in file.sections {
+            if let reason = refusal(ofSection: section.name) {
+                refused.append(ConfigDiagnostic(file: path, line: section.line, message: "[\(section.name)] \(reason)"))
+                continue
+            }
+            var kept = section
+            kept.entries = section.entries.filter { entry in
+                guard entry.key == "hash" || entry.value.lowercased().hasPrefix("$argon2") else { return true }
+                refused.append(ConfigDiagnostic(
+                    file: path, line: entry.line,
+                    message: "[\(section.name)] \(entry.key): a pattern's hash has no place in a theme file, which a user session reads; keep it in the daemon's configuration"))
+                return false
+            }
+            presentation.sections.append(kept)
+        }
+
+        var assembler = ConfigAssembler(currentDirectory: Directory.current() ?? "/")
+        assembler.add(presentation)
+        let config = assembler.finish()
+        var problems = assembler.diagnostics + refused
+        if problems.isEmpty {
+            problems += ConfigVerdict.namedFiles(config, at: assembler.keyLocations, mainFile: path, sections: presentationSections)
+        }
+        guard problems.isEmpty else {
+            throw ConfigError(diagnostics: problems.enumerated().sorted {
+                ($0.element.location.line, $0.offset) < ($1.element.location.line, $1.offset)
+            }.map(\.element))
+        }
+        return ThemeSettings(display: config.display, grid: config.grid, theme: config.theme)
+    }
+
+    /// Why a section may not be in a theme file; nil for the presentation sections and for
+    /// names the schema does not know (the assembler says those, with the closest name).
+    static func refusal(ofSection header: String) -> String? {
+        let word = header.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? header
+        let only = "a theme file holds only [theme], [grid] and [display]"
+        switch word {
+        case "pattern": return "holds a pattern's hash and what it opens: \(only)"
+        case "security": return "sets how hashes are checked: \(only)"
+        case "action": return "says what an unlock runs: \(only)"
+        case "on": return "is a hook that runs commands: \(only)"
+        default:
+            guard !presentationSections.contains(header), ConfigSchema.section(named: header) != nil else { return nil }
+            return "is the daemon's: \(only)"
+        }
+    }
+}
