@@ -13,16 +13,28 @@ public final class EventLoop {
     /// A named moment at which a handler runs once; set `due` again to run it again.
     public final class Deadline {
         public let name: String
+        public let clock: Clock
         public var due: Instant?
         fileprivate var fire: (Instant) -> Void
 
-        fileprivate init(name: String, fire: @escaping (Instant) -> Void) {
+        fileprivate init(name: String, clock: Clock, fire: @escaping (Instant) -> Void) {
             self.name = name
+            self.clock = clock
             self.fire = fire
         }
 
         /// Replaces the handler (for owners that can name themselves only after init).
         public func onFire(_ handler: @escaping (Instant) -> Void) { fire = handler }
+    }
+
+    /// Which time a deadline is judged by. The two are the same (`now`) unless the loop plays
+    /// a recording's time (`playRecordedTime(from:)`, `gridlock replay`): then `.loop`
+    /// deadlines (the lock screen's timers, the recording's next event) follow that time,
+    /// which jumps ahead whenever the loop has nothing else to do, and `.real` ones (how long
+    /// a real program may run) still follow `now`.
+    public enum Clock: Sendable {
+        case loop
+        case real
     }
 
     private struct Watch {
@@ -48,6 +60,10 @@ public final class EventLoop {
     /// The time deadlines are judged by, and that owners of watches read for their
     /// handlers; tests script it to fire deadlines at chosen instants.
     public var now: () -> Instant = { MonotonicClock.now() }
+    /// A recording's time, while the loop plays one; see `playRecordedTime(from:)`.
+    private var recordedTime: Instant?
+    /// While true, recorded time stands still (an action runs: it takes none of it).
+    public var holdsRecordedTime: () -> Bool = { false }
     /// Every return from the kernel, counted by what caused it (see `WakeUps`).
     public private(set) var wakeUps = WakeUps()
 
@@ -122,10 +138,29 @@ public final class EventLoop {
     public func isWatching(_ descriptor: FileDescriptor) -> Bool { tokens[descriptor.rawValue] != nil }
 
     /// A deadline with no due time yet; it fires once each time `due` is set and passes.
-    public func deadline(_ name: String, _ fire: @escaping (Instant) -> Void = { _ in }) -> Deadline {
-        let deadline = Deadline(name: name, fire: fire)
+    /// Whatever bounds a real program (a timeout, a kill's grace) is on `.real`.
+    public func deadline(
+        _ name: String, clock: Clock = .loop, _ fire: @escaping (Instant) -> Void = { _ in }
+    ) -> Deadline {
+        let deadline = Deadline(name: name, clock: clock, fire: fire)
         deadlines.append(deadline)
         return deadline
+    }
+
+    /// The time `.loop` deadlines are judged by: `now`, or the recording's while one plays.
+    public var time: Instant { recordedTime ?? now() }
+
+    /// From here on `.loop` deadlines follow a recording's time, starting at `start`: when
+    /// no descriptor is ready, no background work runs and `holdsRecordedTime` is false,
+    /// that time jumps to the earliest `.loop` deadline instead of the loop waiting for it.
+    /// So a recording plays as fast as the work it causes, with its own spacing kept: what
+    /// `gridlock replay` needs to be the daemon on a recording. Real programs still run in
+    /// real time, bounded by `.real` deadlines.
+    public func playRecordedTime(from start: Instant) { recordedTime = start }
+
+    /// Whether any deadline on `clock` is set.
+    public func hasPendingDeadlines(on clock: Clock) -> Bool {
+        deadlines.contains { $0.clock == clock && $0.due != nil }
     }
 
     /// Runs `work` on a thread of its own (slow work: an argon2 check, decoding an image),
@@ -160,8 +195,15 @@ public final class EventLoop {
     /// what woke it and of every deadline that is due.
     public func runOnce() throws(SystemCallError) {
         try armTimer()
-        let ready = try poller.wait(timeoutMilliseconds: nil)
+        let jumpTo = recordedTimeJump()
+        let ready = try poller.wait(timeoutMilliseconds: jumpTo == nil ? nil : 0)
         var causes: [String] = []
+        if ready.isEmpty, let jumpTo, let recorded = recordedTime {
+            recordedTime = max(recorded, jumpTo)
+            causes += fireDueDeadlines().map { "deadline \($0)" }
+            wakeUps.count(causes)
+            return
+        }
         if ready.isEmpty { causes.append(WakeUps.interrupted) }
         for event in ready {
             switch event.token {
@@ -198,21 +240,33 @@ public final class EventLoop {
         }
     }
 
-    /// Due deadlines in due order; each is cleared before its handler runs, so the
-    /// handler may set it again.
+    /// The recorded time to jump to when nothing else is ready, nil when the loop must wait
+    /// (no recording plays, nothing is due on it, or it is held).
+    private func recordedTimeJump() -> Instant? {
+        guard recordedTime != nil, backgroundJobs.isEmpty, !holdsRecordedTime() else { return nil }
+        return deadlines.filter { $0.clock == .loop }.compactMap(\.due).min()
+    }
+
+    /// Due deadlines in due order, each judged by its clock; each is cleared before its
+    /// handler runs, so the handler may set it again.
     private func fireDueDeadlines() -> [String] {
         let now = self.now()
+        let time = recordedTime ?? now
+        func current(_ deadline: Deadline) -> Instant { deadline.clock == .loop ? time : now }
         var fired: [String] = []
-        while let next = deadlines.filter({ $0.due.map { $0 <= now } ?? false }).min(by: { $0.due! < $1.due! }) {
+        while let next = deadlines.filter({ deadline in deadline.due.map { $0 <= current(deadline) } ?? false })
+            .min(by: { $0.due! < $1.due! })
+        {
             next.due = nil
             fired.append(next.name)
-            next.fire(now)
+            next.fire(current(next))
         }
         return fired
     }
 
+    /// While a recording's time plays, only `.real` deadlines wait in the kernel.
     private func armTimer() throws(SystemCallError) {
-        let earliest = deadlines.compactMap(\.due).min()
+        let earliest = deadlines.filter { recordedTime == nil || $0.clock == .real }.compactMap(\.due).min()
         guard earliest != armed else { return }
         if let earliest {
             try timer.arm(at: earliest)

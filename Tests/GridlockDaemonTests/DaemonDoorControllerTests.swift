@@ -77,19 +77,19 @@ extension DaemonLoopTests {
         #expect(hookEnvironment(.duress)?["GRIDLOCK_EVENT"] == "duress")
     }
 
-    @Test("a hook that hangs delays nothing and is killed at its timeout, with what it started")
+    @Test("a hook that hangs delays nothing and is stopped with what it started when the daemon stops")
     func hangingHookIsKilled() throws {
         var config = try config()
-        let pids = "\(directory)/hook.pids"
+        // One write of both pids, to the file `hooksWritten` waits for: the stop comes after it.
+        let pids = "\(directory)/failure.env"
         config.hooks = [.failure: HookConfig(
-            argv: ["/bin/sh", "-c", "/bin/sleep 60 & echo $! > \(pids); echo $$ >> \(pids); exec /bin/sleep 60"],
-            timeout: .seconds(1), source: SourceLocation(file: "test", line: 1))]
-        let started = MonotonicClock.now()
-        let run = try runDaemon(config: config, frames: "\(directory)/frames", stroke: [1, 4, 7, 8, 9]) { outcomes in
+            argv: ["/bin/sh", "-c", "/bin/sleep 60 & printf '%s\\n%s\\n' $! $$ > \(pids); exec /bin/sleep 60"],
+            timeout: .seconds(60), source: SourceLocation(file: "test", line: 1))]
+        let run = try runDaemon(config: config, frames: "\(directory)/frames", stroke: [1, 4, 7, 8, 9], hooksWritten: [.failure]) { outcomes in
             outcomes.contains(.lock(.rejected(nodes: 5, failures: 1)))
         }
+        // runDaemon's own limit (10 s) would have failed a stop that waited for the 60 s sleep.
         #expect(run.status == 0)
-        #expect(MonotonicClock.now().nanoseconds - started.nanoseconds < 8_000_000_000, "the stop waited for the hook beyond its timeout")
         let recorded = try String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n").compactMap { Int32($0) }
         #expect(recorded.count == 2)
         for pid in recorded {

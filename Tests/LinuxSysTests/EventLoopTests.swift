@@ -148,4 +148,63 @@ import Testing
         #expect(results == [1, 2, 3])
         #expect(loop.backgroundJobsRunning == 0)
     }
+
+    @Test("a recording's time jumps from deadline to deadline when nothing else is ready, in order")
+    func recordedTimeJumpsBetweenDeadlines() throws {
+        let loop = try EventLoop()
+        let start = MonotonicClock.now()
+        loop.playRecordedTime(from: start)
+        var fired: [(String, Instant)] = []
+        let second = loop.deadline("second") { fired.append(("second", $0)) }
+        let first = loop.deadline("first") { fired.append(("first", $0)) }
+        second.due = start + .seconds(7200)
+        first.due = start + .seconds(3600)
+        // A real bound, so a loop that waited for the hours on the wall would fail, not hang.
+        var timedOut = false
+        loop.deadline("limit", clock: .real) { _ in timedOut = true }.due = MonotonicClock.now() + .seconds(20)
+        try loop.run(until: { fired.count == 2 || timedOut })
+        #expect(!timedOut)
+        #expect(fired.map(\.0) == ["first", "second"])
+        #expect(fired.map(\.1) == [start + .seconds(3600), start + .seconds(7200)])
+        #expect(loop.time == start + .seconds(7200))
+        #expect(!loop.hasPendingDeadlines(on: .loop) && loop.hasPendingDeadlines(on: .real))
+    }
+
+    @Test("a ready descriptor is handled before the recording's time moves on")
+    func readyDescriptorsComeBeforeAJump() throws {
+        let loop = try EventLoop()
+        let start = MonotonicClock.now()
+        loop.playRecordedTime(from: start)
+        let wakeup = try EventFD()
+        var order: [String] = []
+        try loop.watch(wakeup.fileDescriptor, as: "news") {
+            _ = try? wakeup.consume()
+            order.append("news at \(loop.time == start ? "start" : "later")")
+        }
+        loop.deadline("later") { _ in order.append("later") }.due = start + .seconds(60)
+        wakeup.signal()
+        try loop.run(until: { order.count == 2 })
+        #expect(order == ["news at start", "later"])
+    }
+
+    @Test("background work and a hold keep the recording's time still until they end")
+    func backgroundWorkAndHoldsStopTheJump() throws {
+        let loop = try EventLoop()
+        let start = MonotonicClock.now()
+        loop.playRecordedTime(from: start)
+        let release = DispatchSemaphore(value: 0)
+        var order: [String] = []
+        var holding = true
+        loop.holdsRecordedTime = { holding }
+        // The job ends only once a real deadline has let it; the hold ends with its result.
+        try loop.runInBackground({ release.wait(); return "result" }, then: { order.append($0); holding = false })
+        loop.deadline("release", clock: .real) { _ in order.append("release"); release.signal() }
+            .due = MonotonicClock.now() + .milliseconds(10)
+        loop.deadline("recorded") { _ in order.append("recorded") }.due = start + .seconds(1)
+        var timedOut = false
+        loop.deadline("limit", clock: .real) { _ in timedOut = true; release.signal() }.due = MonotonicClock.now() + .seconds(20)
+        try loop.run(until: { order.count == 3 || timedOut })
+        #expect(!timedOut)
+        #expect(order == ["release", "result", "recorded"])
+    }
 }

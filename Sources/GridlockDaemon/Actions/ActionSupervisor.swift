@@ -46,7 +46,7 @@ public final class ActionSupervisor {
         self.mode = mode
         self.runner = runner
         self.clock = clock
-        timeout = loop.deadline("action timeout") { [unowned self] now in enforceTimeout(now: now) }
+        timeout = loop.deadline("action timeout", clock: .real) { [unowned self] now in enforceTimeout(now: now) }
     }
 
     /// Nothing runs and nothing is queued (what the lock screen waits for).

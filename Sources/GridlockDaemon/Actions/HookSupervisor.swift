@@ -47,8 +47,10 @@ public final class HookSupervisor {
     public static let stopBudget: Duration = .seconds(5)
 
     /// Why a run's deadline is what it is, named in the journal when it passes.
-    private enum Limit {
+    private enum Limit: Equatable {
         case timeout
+        /// `timeout=0` where a limit is still needed (`untimedLimit`, a replay).
+        case untimed(Duration)
         case stopBudget
         case daemonStopping
 
@@ -56,6 +58,8 @@ public final class HookSupervisor {
             let signal = outcome == .terminated ? "SIGTERM" : "SIGKILL"
             switch self {
             case .timeout: return "exceeded its timeout: \(signal) sent to its process group"
+            case .untimed(let limit):
+                return "ran past the \(limit.components.seconds) s a replay gives a hook with timeout=0: \(signal) sent to its process group"
             case .stopBudget:
                 return "ran past the \(HookSupervisor.stopBudget.components.seconds) s a stopping gridlockd gives it: \(signal) sent to its process group"
             case .daemonStopping: return "gridlockd is stopping: \(signal) sent to its process group"
@@ -74,6 +78,9 @@ public final class HookSupervisor {
     private var lingering: [RunningAction] = []
     private var stopping = false
     private var timeout: EventLoop.Deadline!
+    /// How long a hook with `timeout=0` may run; nil: as long as it likes (gridlockd).
+    /// `gridlock replay` sets one, so that a replay always ends.
+    public var untimedLimit: Duration?
 
     /// `clock` is CLOCK_MONOTONIC, the clock of the loop's deadlines (a test may give
     /// instants the loop never reaches, and call `handleDeadlines` itself).
@@ -89,7 +96,7 @@ public final class HookSupervisor {
         self.clock = clock
         self.wallClock = wallClock
         self.journal = journal
-        timeout = loop.deadline("hook timeout") { [unowned self] now in handleDeadlines(now: now) }
+        timeout = loop.deadline("hook timeout", clock: .real) { [unowned self] now in handleDeadlines(now: now) }
     }
 
     /// A reloaded configuration: runs in flight finish under the old one.
@@ -161,7 +168,14 @@ public final class HookSupervisor {
             log(.error, event, "could not start \(hook.argv[0]): \(error) (set at \(hook.source))")
             return
         }
-        let allowed = limit == .stopBudget ? Self.stopBudget : hook.timeout ?? .seconds(86_400 * 365)
+        var limit = limit
+        if limit == .timeout, hook.timeout == nil, let untimedLimit { limit = .untimed(untimedLimit) }
+        let allowed: Duration =
+            switch limit {
+            case .stopBudget: Self.stopBudget
+            case .untimed(let cap): cap
+            case .timeout, .daemonStopping: hook.timeout ?? .seconds(86_400 * 365)
+            }
         let action = RunningAction(
             patternName: "on \(event.rawValue)", process: process, deadline: now + allowed, killGrace: killGrace,
             outputBudget: .perRun(Self.loggedLinesPerRun))

@@ -94,7 +94,7 @@ public final class StrayProcesses {
         self.clock = clock
         self.ownedGroups = ownedGroups
         self.journal = journal
-        deadline = loop.deadline("stray processes") { [unowned self] now in handleDeadlines(now: now) }
+        deadline = loop.deadline("stray processes", clock: .real) { [unowned self] now in handleDeadlines(now: now) }
     }
 
     /// SIGCHLD, once the supervisors have reaped their own children.

@@ -80,9 +80,11 @@ public final class Daemon {
         }
         gate = PatternGate(config: config, state: parts.state, wallClock: parts.wallClock)
         let wallClock = parts.wallClock
-        alarms = DoorAlarms(hooks: HookSupervisor(
+        let hooks = HookSupervisor(
             loop: loop, hooks: options.role.guardsADoor ? config.hooks : [:],
-            wallClock: { wallClock().epochSeconds }))
+            wallClock: { wallClock().epochSeconds })
+        if case .replay(let limit) = options.role { hooks.untimedLimit = limit }
+        alarms = DoorAlarms(hooks: hooks)
         strays = parts.adoptsOrphans
             ? StrayProcesses(loop: loop, ownedGroups: { [supervisor, alarms] in supervisor.processGroups + alarms.hooks.processGroups })
             : nil
@@ -139,7 +141,7 @@ public final class Daemon {
     public func run() -> Int32 {
         Journal.log(
             .info,
-            "\(options.role.journalName) starting: display \(config.display.backend.rawValue), touch \(config.touch.backend.rawValue), grid \(config.grid.shape), \(config.patterns.count) pattern(s)",
+            "\(options.role.journalName) starting: \(options.role.playsARecording ? "" : "display \(config.display.backend.rawValue), touch \(config.touch.backend.rawValue), ")grid \(config.grid.shape), \(config.patterns.count) pattern(s)",
             JournalFields(messageID: JournalCatalog.start, fields: ["GRIDLOCK_EVENT": "start", "GRIDLOCK_PATTERNS": String(config.patterns.count)]))
         if config.patterns.isEmpty, options.role.guardsADoor {
             Journal.log(.warning, "no [pattern] is enrolled: nothing can unlock; add one with gridlock enroll")
@@ -228,10 +230,19 @@ public final class Daemon {
             enrolledPattern = try? Pattern(nodes: nodes, shape: config.grid.shape)
             stopping = true
         }
-        // A replayed recording that has nothing left to play ends a stroke benchmark.
-        if options.role == .benchStroke, touch.isExhausted, pending.isEmpty { stopping = true }
+        if options.role.endsWithTheRecording, recordingIsDone { stopping = true }
         outputSync.sync(to: service.output.descriptors)
         timers.blank.due = handedOver ? nil : blanker.deadline
+    }
+
+    /// A stroke benchmark ends with the last event it plays; a replay once, besides, every
+    /// timer has run out and nothing it started (a check, an action, a hook) still runs:
+    /// what gridlockd would have done with the recording, to the end.
+    private var recordingIsDone: Bool {
+        guard touch.isExhausted, pending.isEmpty else { return false }
+        guard case .replay = options.role else { return true }
+        return !loop.hasPendingDeadlines(on: .loop) && loop.backgroundJobsRunning == 0
+            && supervisor.isQuiet && alarms.isQuiet
     }
 
     /// Gives the lock machine the round's events; true when one of them ended a stroke.
@@ -313,7 +324,7 @@ public final class Daemon {
         outputSync.removeAll()
         service.output.close()
         Journal.log(
-            .info, options.role.machineMode == .enroll ? "enrollment ended" : "gridlockd stopped",
+            .info, "\(options.role.journalName) \(options.role.machineMode == .enroll ? "ended" : "stopped")",
             JournalFields(messageID: JournalCatalog.stop, fields: ["GRIDLOCK_EVENT": "stop"]))
     }
 }

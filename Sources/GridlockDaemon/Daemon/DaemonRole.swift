@@ -16,6 +16,11 @@ extension Daemon {
         /// `gridlock bench`'s CPU per stroke: as `benchStartup`, then on until the replayed
         /// recording has been played to its end.
         case benchStroke
+        /// `gridlock replay`: the lock on a recording, in the recording's time (the loop plays
+        /// it, `EventLoop.playRecordedTime`), hooks and actions run for real. Ends once the
+        /// recording is played, every timer has run out and nothing it started still runs;
+        /// a hook with `timeout=0` may run `untimedHookLimit` at the most.
+        case replay(untimedHookLimit: Duration)
 
         /// What the lock machine is asked to do with a drawn pattern.
         var machineMode: LockMachine.Mode {
@@ -23,7 +28,25 @@ extension Daemon {
         }
 
         /// The lock itself, with everything around a door: hooks, tamper, the clock's trust.
-        var guardsADoor: Bool { self == .lock }
+        var guardsADoor: Bool {
+            switch self {
+            case .lock, .replay: true
+            case .enroll, .benchStartup, .benchStroke: false
+            }
+        }
+
+        /// Its display and touch are not the config's but a recording and frames (`gridlock replay`).
+        var playsARecording: Bool {
+            if case .replay = self { true } else { false }
+        }
+
+        /// Ends by itself once the recording it plays is done (and, replaying, all it started).
+        var endsWithTheRecording: Bool {
+            switch self {
+            case .benchStroke, .replay: true
+            case .lock, .enroll, .benchStartup: false
+            }
+        }
 
         /// Failures, lockouts and uses read from and written to the state file.
         var countsAttempts: Bool { self == .lock }
@@ -37,7 +60,11 @@ extension Daemon {
 
         /// How the journal names the run's start and end.
         var journalName: String {
-            if case .enroll = self { "enrollment" } else { "gridlockd" }
+            switch self {
+            case .enroll: "enrollment"
+            case .replay: "replay"
+            case .lock, .benchStartup, .benchStroke: "gridlockd"
+            }
         }
     }
 

@@ -2,24 +2,42 @@ import GridlockCore
 import GridlockInput
 import LinuxSys
 
-/// `[touch] backend=replay` in the daemon: a recording's events, played with their own
-/// timing from the moment the daemon starts, through the same decoder and mapper as a
-/// real device. The loop's deadline, not a sleep, paces it, so the loop stays responsive.
-/// A touch carries the time its event was due, as a kernel's would carry the time it
-/// was read.
+/// A recording's events played as a touch device: `[touch] backend=replay` in gridlockd
+/// (from the moment the daemon starts, in real time) and `gridlock replay` (in the
+/// recording's own time, which the loop plays). The same decoder and mapper as a real
+/// device; the loop's deadline, not a sleep, paces it. A touch carries the time its
+/// event was due, as a kernel's would carry the time it was read.
+///
+/// Events are read one ahead of the one played, so a recording streamed from its file
+/// is played in constant memory. A line that cannot be read ends the playing: the
+/// source is then exhausted and `failure` says which line.
 public final class RecordingTouchSource: TouchSource {
-    private let events: [InputEvent]
+    private let events: RecordedEvents
     private var pipeline: TouchPipeline
-    private var index = 0
-    /// Added to a recorded time to get the CLOCK_MONOTONIC time it is played at.
+    private var upcoming: InputEvent?
+    /// Added to a recorded time to get the time it is played at.
     private let offset: Duration
     private var nextEvent: EventLoop.Deadline?
     private var emit: (TouchEvent, Instant) -> Void = { _, _ in }
+    /// Why the playing stopped before the recording's end.
+    public private(set) var failure: RecordingError?
 
-    public init(recording: EvemuRecording, pipeline: TouchPipeline, start: Instant) {
-        events = recording.events
+    /// `start` is when the first event plays: now for gridlockd, the first event's own
+    /// time for a replay in the recording's time.
+    public init(events: RecordedEvents, pipeline: TouchPipeline, start: (_ first: Instant?) -> Instant) {
+        self.events = events
         self.pipeline = pipeline
-        offset = start.duration(since: recording.events.first?.time ?? .zero)
+        do {
+            upcoming = try events.next()
+        } catch {
+            failure = error
+        }
+        let first = upcoming?.time
+        offset = start(first).duration(since: first ?? .zero)
+    }
+
+    public convenience init(recording: EvemuRecording, pipeline: TouchPipeline, start: Instant) {
+        self.init(events: RecordedEventList(recording), pipeline: pipeline) { _ in start }
     }
 
     public func attach(to loop: EventLoop, emit: @escaping (TouchEvent, Instant) -> Void) {
@@ -36,14 +54,19 @@ public final class RecordingTouchSource: TouchSource {
         pipeline.setFrame(frame, rotation: rotation)
     }
 
-    public var isExhausted: Bool { index >= events.count }
+    public var isExhausted: Bool { upcoming == nil }
 
-    private var nextDue: Instant? { index < events.count ? events[index].time + offset : nil }
+    private var nextDue: Instant? { upcoming.map { $0.time + offset } }
 
     private func play(until now: Instant) {
-        while index < events.count, events[index].time + offset <= now {
-            pipeline.feed(events[index]) { touch, time in emit(touch, time + offset) }
-            index += 1
+        while let event = upcoming, event.time + offset <= now {
+            pipeline.feed(event) { touch, time in emit(touch, time + offset) }
+            do {
+                upcoming = try events.next()
+            } catch {
+                upcoming = nil
+                failure = error
+            }
         }
         nextEvent?.due = nextDue
     }

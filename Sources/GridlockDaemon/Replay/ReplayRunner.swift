@@ -3,21 +3,34 @@ import GridlockDisplay
 import GridlockInput
 import LinuxSys
 
-/// `gridlock replay`: the daemon's service on a recording, in virtual time.
+/// `gridlock replay`: gridlockd on a recording. The same `Daemon`, wired the same way,
+/// with the recording as its touch device and the recording's own time as its clock:
+/// the loop plays that time (`EventLoop.playRecordedTime`), so the timers of the lock
+/// screen (error display, lockout countdown) fire at their moments between events and
+/// run out at once after the last, while the spacing of the events is kept.
 ///
-/// Time comes from the recording's own timestamps; timers (error display, lockout
-/// countdown) fire at their virtual deadlines between events, and after the last event
-/// the remaining ones run out instantly. Verification and actions are real (argon2 against
-/// the config's hashes, the configured programs run by the daemon's `ActionSupervisor`)
-/// but take no virtual time. The state file is neither read nor written: a replay always
-/// starts with no failures.
-public final class ReplayRunner: LockShell {
+/// Verification, actions and `[on EVENT]` hooks are real: argon2 against the config's
+/// hashes on the verifier's thread, the configured programs as processes with the
+/// daemon's environment and limits. A check and an action take none of the recording's
+/// time (it stands still until they are done); a hook does not hold it, and before the
+/// replay ends it waits for every hook still running, each bounded by its `timeout`,
+/// with `timeout=0` taken as `untimedHookLimit`, so a replay always ends.
+///
+/// What differs from gridlockd: no display and no touch device of the config (frames go
+/// to `framesDirectory` or nowhere), no beeper, no systemd, no adopted orphans, and the
+/// state file only when `statePath` names one (else a replay starts with no failures
+/// and no uses, and keeps none).
+public final class ReplayRunner {
     public struct Options {
         public var config: GridlockConfig
+        /// The config's file, for a reload on SIGHUP as gridlockd does ("" for none).
+        public var configPath = ""
         /// Read as they are played: a recording from a file needs no memory of its length.
         public var events: RecordedEvents
         /// Write every presented frame here as PNG (nil: render only).
         public var framesDirectory: String?
+        /// The state file to read and write, as gridlockd would (nil: none).
+        public var statePath: String?
         /// Receives each JSON line.
         public var emit: (String) -> Void
         /// Receives each presented scene.
@@ -27,6 +40,8 @@ public final class ReplayRunner: LockShell {
         /// The wall clock schedules are judged by: the system's, as the daemon's (a test
         /// sets its own).
         public var wallClock: () -> WallTime = SystemWallClock.now
+        /// How long a hook with `timeout=0` may run before the replay stops it.
+        public var untimedHookLimit: Duration = ReplayRunner.untimedHookLimit
 
         public init(config: GridlockConfig, events: RecordedEvents, framesDirectory: String?, emit: @escaping (String) -> Void) {
             self.config = config
@@ -40,159 +55,85 @@ public final class ReplayRunner: LockShell {
         }
     }
 
+    /// What a hook with `timeout=0` may take in a replay, unless the options say otherwise.
+    public static let untimedHookLimit: Duration = .seconds(30)
+
     private let options: Options
-    private let matcher: PatternMatcher
-    /// The daemon's schedules and uses; uses are counted in memory, from none.
-    private let gate: PatternGate
-    /// Real time, for the actions only: they are real programs.
-    private let loop: EventLoop
-    private let supervisor: ActionSupervisor
-    private var service: LockService!
-    private var pipeline: TouchPipeline
-    private var pending: [LockEvent] = []
-    private var deadline: Instant?
-    private var now: Instant
-    private var origin: Instant
-    public private(set) var output: DisplayOutput
+    private let daemon: Daemon
+    private let touch: RecordingTouchSource
+    private let origin: Instant
+    public let output: DisplayOutput
 
     public init(_ options: Options) throws(ReplayError) {
         self.options = options
         let config = options.config
         let frame = config.display.logicalFrame
+        let rotation = config.display.rotation
+        let loop: EventLoop
+        do {
+            loop = try EventLoop(signals: Daemon.handledSignals)
+        } catch {
+            throw .setup("\(error)")
+        }
+        let pipeline: TouchPipeline
         do {
             pipeline = try TouchPipeline(
-                device: options.events.device, calibration: config.touch.calibration ?? .identity,
-                rotation: config.display.rotation, frame: frame)
+                device: options.events.device, calibration: config.touch.calibration ?? .identity, rotation: rotation,
+                frame: frame)
         } catch {
             throw .input("\(error)")
         }
-        do {
-            matcher = PatternMatcher(config: config, hasher: try PatternHasher())
-            gate = PatternGate(config: config, state: StateFile(path: nil), wallClock: options.wallClock)
-            loop = try EventLoop(signals: [.child])
-        } catch {
-            throw .setup("\(error)")
+        var start = Instant.zero
+        touch = RecordingTouchSource(events: options.events, pipeline: pipeline) { first in
+            start = first ?? .zero
+            return start
         }
-        supervisor = ActionSupervisor(loop: loop, mode: config.action.mode)
-        let rotation = config.display.rotation
+        origin = start
+        loop.playRecordedTime(from: start)
         output = options.framesDirectory.map { PNGOutput(size: frame, directory: $0, rotation: rotation) }
             ?? NullOutput(size: frame, rotation: rotation)
-        origin = .zero
-        now = origin
-        let renderer: SceneRenderer
+        let supervisor = ActionSupervisor(loop: loop, mode: config.action.mode)
+        // Actions take none of the recording's time, as verification takes none.
+        loop.holdsRecordedTime = { !supervisor.isIdle }
+        let state = options.statePath.map {
+            StateFile.open($0, schedule: config.lockout.schedule, patterns: config.patterns)
+        } ?? StateFile(path: nil)
+        let parts = DaemonParts(
+            loop: loop, output: output, touch: touch, supervisor: supervisor, state: state,
+            clock: { loop.time }, wallClock: options.wallClock)
         do {
-            renderer = try SceneRenderer(size: frame, theme: config.theme)
+            daemon = try Daemon(
+                options: Daemon.Options(configPath: options.configPath, role: .replay(untimedHookLimit: options.untimedHookLimit)),
+                config: config, parts: parts)
         } catch {
             throw .setup("\(error)")
         }
-        let machine = LockMachine(layout: config.gridLayout(frame: frame), settings: config.lockSettings)
-        service = LockService(machine: machine, renderer: renderer, output: output, stateFile: nil)
-        service.onPresent = options.onPresent
-        service.shell = self
-        supervisor.delegate = self
-        loop.signalHandler = { [unowned self] _ in supervisor.childExited() }
+        daemon.service.onPresent = options.onPresent
+        daemon.observe = { [unowned self] outcome in handle(outcome) }
     }
 
-    /// Plays the whole recording and lets every pending timer run out. A line of the
-    /// recording that cannot be read ends the replay with its `FILE:LINE`.
+    /// Plays the whole recording, lets every pending timer run out and waits for what it
+    /// started. A line of the recording that cannot be read ends the replay with its
+    /// `FILE:LINE` once the rest has ended.
     public func run() throws(RecordingError) {
-        let first = try options.events.next()
-        origin = first?.time ?? .zero
-        now = origin
-        service.start(at: now)
-        drain()
-        var next = first
-        while let event = next {
-            try play(event)
-            next = try options.events.next()
-        }
-        finish()
+        _ = daemon.run()
+        if let failure = touch.failure { throw failure }
     }
 
-    private func play(_ event: InputEvent) throws(RecordingError) {
-        runTimers(until: event.time)
-        now = max(now, event.time)
-        pipeline.feed(event) { touch, time in
-            service.handle(.touch(touch), at: max(now, time))
-            drain()
-        }
-    }
+    public var machine: LockMachine { daemon.service.machine }
 
-    private func finish() {
-        runTimers(until: nil)
-        // Nothing a replay started may outlive it, not even what an action left behind.
-        supervisor.stopAll()
-        do {
-            try loop.run(until: { supervisor.isQuiet })
-        } catch {
-            Journal.log(.critical, "event loop: \(error)")
+    private func handle(_ outcome: Daemon.Outcome) {
+        switch outcome {
+        case .lock(let report): emit(report.jsonFields)
+        case .action(let report): if let fields = report.jsonFields { emit(fields) }
+        case .measured: break
         }
-    }
-
-    public var machine: LockMachine { service.machine }
-
-    /// Fires due deadlines in order; nil runs until none is left. A machine that kept
-    /// re-arming forever would be a bug, so the count is bounded.
-    private func runTimers(until limit: Instant?) {
-        var fired = 0
-        while let due = deadline, limit.map({ due <= $0 }) ?? true, fired < 1_000_000 {
-            now = max(now, due)
-            deadline = nil
-            service.handle(.timerFired, at: now)
-            drain()
-            fired += 1
-        }
-    }
-
-    private func drain() {
-        while !pending.isEmpty {
-            let event = pending.removeFirst()
-            service.handle(event, at: now)
-        }
+        options.observe?(outcome)
     }
 
     private func emit(_ fields: [(String, JSONValue)]) {
-        let seconds = Double(now.nanoseconds - origin.nanoseconds) / 1e9
+        let seconds = Double(daemon.loop.time.nanoseconds - origin.nanoseconds) / 1e9
         options.emit(JSONValue.object(fields + [("time", .double(seconds, decimals: 3))]))
-    }
-
-    // MARK: LockShell
-
-    public func beginVerification(of pattern: Pattern) {
-        pending.append(gate.admit(matcher.match(pattern)))
-    }
-
-    /// The actions run in real time while virtual time stands still.
-    public func beginAction(for patternName: String) {
-        supervisor.begin(options.config.actionPlan(for: patternName))
-        do {
-            try loop.run(until: { supervisor.isIdle })
-        } catch {
-            Journal.log(.critical, "event loop: \(error)")
-        }
-    }
-
-    public func setDeadline(_ deadline: Instant?) { self.deadline = deadline }
-
-    public func report(_ report: LockReport, at time: Instant) {
-        emit(report.jsonFields)
-        options.observe?(.lock(report))
-    }
-}
-
-extension ReplayRunner: ActionSupervisorDelegate {
-    /// A replay has no panel to hand over.
-    public func handOver(to patternName: String) {}
-    public func takeBack() {}
-
-    public func actionsFinished() { pending.append(.actionFinished) }
-
-    /// The JSON lines `gridlock replay` documents; warnings and worse (a duress
-    /// pattern, a timeout, a program that cannot start) also go to the journal.
-    public func report(_ report: ActionReport) {
-        if let fields = report.jsonFields { emit(fields) }
-        if report.priority.rawValue <= LogPriority.warning.rawValue { Journal.log(report.priority, report.logMessage, report.journalFields) }
-        options.observe?(.action(report))
     }
 }
 
