@@ -80,9 +80,11 @@ final class FakeCard: KMSDevice {
         for (crtc, fb) in scanOut where fb == buffer.framebufferID { scanOut[crtc] = nil }  // the kernel turns it off
     }
 
+    /// A blocking commit: the kernel holds it until the flip in flight is done.
     func setCrtc(_ crtcID: UInt32, framebufferID: UInt32, x: UInt32, y: UInt32, connectorID: UInt32, mode: KMSMode) throws(DRMError) {
         log.append("setCrtc \(crtcID) fb \(framebufferID) \(mode)")
         guard isMaster else { throw fail("drmModeSetCrtc", .permissionDenied) }
+        completeFlip(crtc: flipCrtc)
         scanOut[crtcID] = framebufferID
         modes[crtcID] = mode
     }
@@ -113,10 +115,6 @@ final class FakeCard: KMSDevice {
 
     var flipCrtc: UInt32 = 0
     func handleEvents() throws(DRMError) {}
-    func waitForEvent(milliseconds: Int32) -> Bool {
-        completeFlip(crtc: flipCrtc)
-        return true
-    }
 
     func dirtyFramebuffer(_ framebufferID: UInt32, physicalRects: [Rect]) -> Errno? {
         log.append("dirtyFB \(framebufferID) \(physicalRects.count)")
@@ -179,7 +177,7 @@ struct DRMOutputTests {
         try output.present(shadow, damage: Damage(rects: [square]))
         #expect(fake.count("pageFlip") == 1)
         fake.completeFlip(crtc: 34)
-        #expect(output.handleReadable(fake.fileDescriptor, buffer: shadow) == .none)
+        #expect(output.handle(.card, buffer: shadow) == .none)
         #expect(fake.screen(crtc: 34, x: 15, y: 15) == Self.red)
         #expect(fake.screen(crtc: 34, x: 700, y: 400) == Self.blue)  // the back buffer got the first frame too
     }
@@ -199,10 +197,10 @@ struct DRMOutputTests {
         }
         #expect(fake.count("pageFlip") == 1)  // frames 2-4 waited
         fake.completeFlip(crtc: 34)
-        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        _ = output.handle(.card, buffer: shadow)
         #expect(fake.count("pageFlip") == 2)  // one flip for the three coalesced frames
         fake.completeFlip(crtc: 34)
-        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        _ = output.handle(.card, buffer: shadow)
         #expect(fake.count("pageFlip") == 2)  // nothing left: idle
         for square in squares {
             #expect(fake.screen(crtc: 34, x: Int(square.minX) + 1, y: 101) == Self.green)
@@ -226,14 +224,14 @@ struct DRMOutputTests {
         output.endStroke()
         fake.nextVblank = read + .milliseconds(10)
         fake.completeFlip(crtc: 34)
-        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        _ = output.handle(.card, buffer: shadow)
         // With a fresh vblank clock the waiting frame goes out at the flip timer, not at once.
         #expect(fake.count("pageFlip") == 1)
-        _ = output.handleReadable(output.flipDescriptor, buffer: shadow)
+        _ = output.handle(.latch, buffer: shadow)
         #expect(fake.count("pageFlip") == 2)
         fake.nextVblank = read + .milliseconds(10) + .nanoseconds(period)
         fake.completeFlip(crtc: 34)
-        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        _ = output.handle(.card, buffer: shadow)
         #expect(output.latencyRecords.map(\.vblanksAfter) == [1, 2, 2])
         #expect(output.latencyRecords.map(\.sequence) == [1, 2, 2])
         #expect(output.latencyRecords.first?.input == read)
@@ -252,10 +250,10 @@ struct DRMOutputTests {
         try output.present(shadow, damage: Damage(rects: [Rect(x: 110, y: 10, width: 20, height: 20)]))
         output.noteFrame(answering: [read + .milliseconds(1)], drawing: .milliseconds(1))
         fake.completeFlip(crtc: 34)
-        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        _ = output.handle(.card, buffer: shadow)
         #expect(fake.count("pageFlip") == 2)
         fake.completeFlip(crtc: 34)
-        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        _ = output.handle(.card, buffer: shadow)
         #expect(output.latencyRecords.isEmpty)
     }
 
@@ -313,7 +311,7 @@ struct DRMOutputTests {
         try output.present(shadow, damage: Damage(rects: [Rect(x: 0, y: 0, width: 4, height: 4)]))
         #expect(fake.log.count == before)  // no calls while away
         output.setActive(true)
-        #expect(output.handleReadable(output.wakeupDescriptor, buffer: shadow) == .redrawAll)
+        #expect(output.handle(.redraw, buffer: shadow) == .redrawAll)
         try output.present(shadow, damage: .full(shadow.frame))
         #expect(fake.log.last?.hasPrefix("setCrtc 34") == true)
         #expect(fake.screen(crtc: 34, x: 1, y: 1) == Self.red)
@@ -329,10 +327,10 @@ struct DRMOutputTests {
         fake.masterHeldElsewhere = true
         output.setActive(true)
         #expect(fake.count("setMaster") == 2)  // once at start, once now
-        #expect(output.handleReadable(output.masterRetryDescriptor, buffer: shadow) == .none)
+        #expect(output.handle(.masterRetry, buffer: shadow) == .none)
         #expect(fake.count("setMaster") == 3)
         fake.masterHeldElsewhere = false
-        #expect(output.handleReadable(output.masterRetryDescriptor, buffer: shadow) == .redrawAll)
+        #expect(output.handle(.masterRetry, buffer: shadow) == .redrawAll)
     }
 
     @Test("exit waits for the pending flip, then restores the CRTC as it was and frees the buffers")
@@ -365,7 +363,7 @@ struct DRMOutputTests {
         #expect(fake.count("pageFlip") == 0)
         output.setBlanked(false)
         #expect(fake.log.last == "DPMS=0")
-        #expect(output.handleReadable(output.wakeupDescriptor, buffer: shadow) == .none)
+        #expect(output.handle(.redraw, buffer: shadow) == .none)
         #expect(fake.count("pageFlip") == 1)
         fake.completeFlip(crtc: 34)
         #expect(fake.screen(crtc: 34, x: 1, y: 1) == Self.green)
@@ -393,9 +391,9 @@ struct DRMOutputTests {
         let placeholder = try ShadowBuffer(width: 640, height: 400)
         try output.present(placeholder, damage: .full(placeholder.frame))
         #expect(fake.count("setCrtc") == 0)
-        #expect(output.handleReadable(output.rescanDescriptor, buffer: placeholder) == .none)  // still nothing
+        #expect(output.handle(.rescan, buffer: placeholder) == .none)  // still nothing
         fake.card.connectors[1].connection = .connected
-        #expect(output.handleReadable(output.rescanDescriptor, buffer: placeholder) == .resized(Size(width: 480, height: 800)))
+        #expect(output.handle(.rescan, buffer: placeholder) == .resized(Size(width: 480, height: 800)))
         #expect(output.rotation == .clockwise90)  // the panel's Right Side Up
         let shadow = try ShadowBuffer(width: 480, height: 800)
         try output.present(shadow, damage: .full(shadow.frame))

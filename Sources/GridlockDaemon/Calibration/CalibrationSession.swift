@@ -15,7 +15,6 @@ public final class CalibrationSession {
     private let layout: GridLayout
     private let loop: EventLoop
     private var touchSync: DescriptorSync!
-    private var outputSync: DescriptorSync!
     private let touchTimer: EventLoop.Deadline
     private let targetTimeout: EventLoop.Deadline
     /// Where the current wait sends touches.
@@ -47,8 +46,8 @@ public final class CalibrationSession {
         touchSync = DescriptorSync(loop: loop, cause: "touch") { [unowned self] descriptor in
             touch.handleReadable(descriptor, now: MonotonicClock.now(), emit: handleTouch)
         }
-        outputSync = DescriptorSync(loop: loop, cause: "display") { [unowned self] descriptor in
-            if case .redrawAll = output.handleReadable(descriptor, buffer: renderer.buffer) {
+        output.attach(to: loop, newestFrame: { [unowned self] in renderer.buffer }) { [unowned self] event in
+            if case .redrawAll = event {
                 try? output.present(renderer.buffer, damage: .full(renderer.buffer.frame))
             }
         }
@@ -65,7 +64,6 @@ public final class CalibrationSession {
     public func run(timeout: Duration) -> Outcome {
         defer {
             touchSync.removeAll()
-            outputSync.removeAll()
             output.close()
         }
         let targets = CalibrationFit.targets
@@ -119,7 +117,6 @@ public final class CalibrationSession {
         targetTimeout.due = deadline
         let syncSources = { [unowned self] in
             touchSync.sync(to: touch.descriptors, generation: touch.descriptorGeneration)
-            outputSync.sync(to: output.descriptors)
             touchTimer.due = touch.nextDeadline
         }
         syncSources()

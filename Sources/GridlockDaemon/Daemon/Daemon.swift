@@ -50,7 +50,6 @@ public final class Daemon {
     private let timers: DaemonTimers
     let feedback: FeedbackPlayer
     private var touchSync: DescriptorSync!
-    private var outputSync: DescriptorSync!
     private var blanker: ScreenBlanker
     private var latency = LatencyMeter()
     /// Events for the lock machine, handled after the round of the loop that produced
@@ -134,8 +133,8 @@ public final class Daemon {
         touchSync = DescriptorSync(loop: loop, cause: "touch") { [unowned self] descriptor in
             touch.handleReadable(descriptor, now: now) { accept($0, at: $1) }
         }
-        outputSync = DescriptorSync(loop: loop, cause: "display") { [unowned self] descriptor in
-            handleOutputEvent(service.output.handleReadable(descriptor, buffer: service.renderer.buffer))
+        service.output.attach(to: loop, newestFrame: { [unowned self] in service.renderer.buffer }) { [unowned self] in
+            handleOutputEvent($0)
         }
         timers.lock.onFire { [unowned self] _ in pending.append((.timerFired, nil)) }
         timers.touch.onFire { [unowned self] now in touch.handleDeadline(now: now) { accept($0, at: $1) } }
@@ -251,7 +250,6 @@ public final class Daemon {
         // A replayed recording that has nothing left to play ends a stroke benchmark.
         if options.benchStroke, touch.nextDeadline == nil, pending.isEmpty { stopping = true }
         touchSync.sync(to: touch.descriptors, generation: touch.descriptorGeneration)
-        outputSync.sync(to: service.output.descriptors)
         timers.touch.due = touch.nextDeadline
         timers.blank.due = handedOver ? nil : blanker.deadline
     }
@@ -332,7 +330,6 @@ public final class Daemon {
             Journal.log(.error, "event loop while stopping the action: \(error)")
         }
         touchSync.removeAll()
-        outputSync.removeAll()
         service.output.close()
         Journal.log(
             .info, options.mode == .enroll ? "enrollment ended" : "gridlockd stopped",
