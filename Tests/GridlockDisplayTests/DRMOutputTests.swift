@@ -9,7 +9,8 @@ import Testing
 /// a second flip while one is pending is EBUSY, nothing works without master.
 final class FakeCard: KMSDevice {
     let path: String
-    let fileDescriptor = FileDescriptor(rawValue: 10_000)
+    /// Not a file unless a test that runs a real loop gives it one (an eventfd).
+    var fileDescriptor = FileDescriptor(rawValue: 10_000)
     var card: KMSCard
     var log: [String] = []
     var isMaster = true
@@ -398,6 +399,110 @@ struct DRMOutputTests {
         let shadow = try ShadowBuffer(width: 480, height: 800)
         try output.present(shadow, damage: .full(shadow.frame))
         #expect(fake.count("setCrtc 77") == 1)
+    }
+
+    @Test("a hand-over with a flip in flight gives master away when the flip's event comes, not before")
+    func handoverDuringFlip() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        try output.present(shadow, damage: .full(shadow.frame))
+        #expect(fake.pendingFlip != nil)
+        output.setActive(false)
+        // Returned at once, master still ours: dropping it now would strand the flip.
+        #expect(fake.count("dropMaster") == 0)
+        #expect(output.due(.flipTimeout) != nil)
+        try output.present(shadow, damage: Damage(rects: [Rect(x: 0, y: 0, width: 4, height: 4)]))
+        #expect(fake.count("pageFlip") == 1)  // nothing more goes out meanwhile
+        fake.completeFlip(crtc: 34)
+        _ = output.handle(.card, buffer: shadow)
+        #expect(fake.count("dropMaster") == 1)
+        #expect(fake.count("pageFlip") == 1)
+        #expect(output.due(.flipTimeout) == nil)
+        #expect(output.masterLease.state == .released)
+    }
+
+    @Test("a flip that never lands: master is given away at the flip timeout deadline, not earlier")
+    func handoverFlipTimeout() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        try output.present(shadow, damage: .full(shadow.frame))
+        output.setActive(false)
+        let due = try #require(output.due(.flipTimeout))
+        _ = output.handle(.flipTimeout, buffer: shadow, now: due + .nanoseconds(-1))
+        #expect(fake.count("dropMaster") == 0)
+        _ = output.handle(.flipTimeout, buffer: shadow, now: due)
+        #expect(fake.count("dropMaster") == 1)
+        #expect(output.due(.flipTimeout) == nil)
+        // Its event, arriving after all, drops nothing twice; taken back, the output
+        // flips again rather than waiting for ever on the flip it gave up.
+        fake.completeFlip(crtc: 34)
+        _ = output.handle(.card, buffer: shadow)
+        #expect(fake.count("dropMaster") == 1)
+        output.setActive(true)
+        #expect(output.handle(.redraw, buffer: shadow) == .redrawAll)
+        try output.present(shadow, damage: .full(shadow.frame))
+        #expect(fake.count("pageFlip") == 2)
+    }
+
+    @Test("wanted back before the flip landed: master is kept, neither dropped nor asked for again")
+    func handoverCancelledDuringFlip() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        try output.present(shadow, damage: .full(shadow.frame))
+        output.setActive(false)
+        output.setActive(true)
+        fake.completeFlip(crtc: 34)
+        _ = output.handle(.card, buffer: shadow)
+        #expect(fake.count("dropMaster") == 0)
+        #expect(fake.count("setMaster") == 1)
+        #expect(output.masterLease.state == .held)
+    }
+
+    @Test("a display unplugged with its flip in flight keeps its buffers until the flip lands")
+    func unplugDuringFlip() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        try output.present(shadow, damage: .full(shadow.frame))
+        fake.card.connectors[0].connection = .disconnected
+        #expect(output.handle(.rescan, buffer: shadow) == .none)
+        #expect(fake.count("destroy") == 0)
+        #expect(output.due(.flipTimeout) != nil)
+        fake.completeFlip(crtc: 34)
+        _ = output.handle(.card, buffer: shadow)
+        #expect(fake.count("destroy") == 2)
+        #expect(output.due(.flipTimeout) == nil)
+    }
+
+    @Test("attached to the loop: the card wakes it as \"display\", and the flip's event there completes a hand-over")
+    func attachedToTheLoop() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let card = try EventFD()
+        fake.fileDescriptor = card.fileDescriptor
+        let output = try make(fake)
+        let loop = try EventLoop()
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        var events: [OutputEvent] = []
+        output.attach(to: loop, newestFrame: { shadow }) { events.append($0) }
+        try output.present(shadow, damage: .full(shadow.frame))
+        try output.present(shadow, damage: .full(shadow.frame))
+        output.setActive(false)
+        #expect(fake.count("dropMaster") == 0)
+        fake.completeFlip(crtc: 34)
+        card.signal()  // the kernel queues the flip event: the card is readable
+        try loop.runOnce()
+        #expect(fake.count("dropMaster") == 1)
+        #expect(loop.wakeUps.byCause["display"] == 1)
+        #expect(events == [.none])
+        output.close()
+        #expect(!loop.isWatching(card.fileDescriptor))
     }
 
     @Test("a mode the display does not offer is an error at start")
