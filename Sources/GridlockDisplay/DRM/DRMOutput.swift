@@ -4,31 +4,26 @@ import LinuxSys
 /// `[display] backend=drm`: the lock screen lit directly through KMS, as Plymouth and
 /// kmscube do, with no compositor.
 ///
-/// A coordinator of rooms, each in its own file: `ScanOut` (the lit connector, its
-/// buffers and how a frame reaches it), `MasterLease` (DRM master as one guarded state),
-/// `Hotplug` (uevents, rescan coalescing, finding the card) and `FlipTiming` (when flips
-/// go out, at which vblank each input frame landed).
+/// A coordinator of rooms, each in its own file: `LitCard` (the open card and what is lit
+/// on it), `ScanOut` (a lit connector's buffers and how a frame reaches it),
+/// `MasterLease` (DRM master as one guarded state), `Hotplug` (uevents, rescan
+/// coalescing, finding the card) and `FlipTiming` (when flips go out, at which vblank
+/// each input frame landed).
 ///
 /// It waits only through the program's one `EventLoop`: the card and the uevent socket
-/// are watched there (cause "display"), and every timer is a named deadline there
-/// ("display flip", "display flip timeout", "display rescan", "display master retry",
-/// "display redraw") set from the rooms' state after each call. Nothing here blocks:
-/// a flip in flight when the display is given away or dropped is finished by its event
-/// or by the flip timeout, and master is dropped (buffers freed) only then. Nothing
-/// changes on screen, nothing wakes up: every deadline is one-shot and set only while
-/// something waits for it.
+/// are watched there (cause "display"), and every timer is a named deadline there, set
+/// from the rooms' state after each call. Nothing here blocks: a flip in flight when
+/// the display is given away or dropped is finished by its event or by the flip
+/// timeout, and master is dropped (buffers freed) only then. With nothing changing on
+/// screen nothing wakes up: every deadline is one-shot and set only while something
+/// waits for it.
 public final class DRMOutput: DisplayOutput {
     public private(set) var size: Size
     public private(set) var rotation: Rotation
 
     private let request: KMSRequest
     private let opener: KMSDeviceOpener
-    private var device: (any KMSDevice)?
-    private var scanOut: ScanOut?
-    /// A display dropped while its flip was in flight: freed when the flip lands, or at `by`.
-    private var retiring: (scanOut: ScanOut, by: Instant)?
-    /// CRTC states as first seen, before this process set any mode: restored on exit.
-    private var savedCrtcs: [UInt32: KMSCrtc] = [:]
+    private var lit: LitCard?
     private var lease = MasterLease()
     private var hotplug: Hotplug
     private var timing = FlipTiming()
@@ -37,14 +32,12 @@ public final class DRMOutput: DisplayOutput {
     private var blanked = false
     /// Frames scanned out (a modeset, a queued flip, or a DirtyFB'd buffer) since start.
     private var framesShown = 0
-    private var lastFlipCount: UInt32 = 0
     /// Answered from the loop, not from inside the call that caused it (the caller may be
     /// in the middle of its own round): `.none` only shows what is stale.
     private var deferred: (event: OutputEvent, due: Instant)?
     private var registrations: LoopRegistrations<Wake>?
-    private var newestFrame: () -> ShadowBuffer? = { nil }
 
-    /// What the output is woken by: its descriptors, then its deadlines.
+    /// What wakes the output: its descriptors, then its deadlines by their loop names.
     enum Wake: Hashable, CaseIterable {
         case card, uevents, latch, flipTimeout, rescan, masterRetry, redraw
 
@@ -76,31 +69,28 @@ public final class DRMOutput: DisplayOutput {
         _ = try setUp(initial: true)
     }
 
-    deinit {
-        if let device { scanOut?.destroyBuffers(on: device) }
-    }
+    deinit { lit?.freeAll() }
 
     // MARK: DisplayOutput
 
     /// A display shows the lock screen: one is there, a frame reached it, and the panel is
     /// ours (or handed over to an action on purpose).
     public var isShowingFrames: Bool {
-        scanOut != nil && framesShown > 0 && (lease.holdsMaster || !wanted)
+        lit?.scanOut != nil && framesShown > 0 && (lease.holdsMaster || !wanted)
     }
 
     public var connectedDisplay: String? {
-        guard let scanOut, let device else { return nil }
-        return "\(device.path) \(scanOut.selection.connector.name)"
+        guard let lit, let scanOut = lit.scanOut else { return nil }
+        return "\(lit.device.path) \(scanOut.selection.connector.name)"
     }
 
     public func attach(to loop: EventLoop, newestFrame: @escaping () -> ShadowBuffer, events: @escaping (OutputEvent) -> Void) {
-        self.newestFrame = newestFrame
         var names: [Wake: String] = [:]
         for wake in Wake.allCases { names[wake] = wake.deadlineName }
         registrations = LoopRegistrations(loop: loop, cause: "display", deadlines: names) { [unowned self] wake, now in
             events(handle(wake, buffer: newestFrame(), now: now))
         }
-        registrations?.watch(device?.fileDescriptor, as: .card)
+        registrations?.watch(lit?.device.fileDescriptor, as: .card)
         registrations?.watch(hotplug.uevents?.fileDescriptor, as: .uevents)
         updateDeadlines()
     }
@@ -114,7 +104,7 @@ public final class DRMOutput: DisplayOutput {
         switch wake {
         case .card, .uevents: nil
         case .latch: timing.latchDue
-        case .flipTimeout: [lease.releaseDue, retiring?.by].compactMap { $0 }.min()
+        case .flipTimeout: [lease.releaseDue, lit?.retiring?.by].compactMap { $0 }.min()
         case .rescan: hotplug.rescanDue
         case .masterRetry: lease.retryDue
         case .redraw: deferred?.due
@@ -123,14 +113,14 @@ public final class DRMOutput: DisplayOutput {
 
     public func present(_ buffer: ShadowBuffer, damage: Damage) throws(DisplayError) {
         defer { updateDeadlines() }
-        guard scanOut != nil else { return }
-        scanOut!.damage.add(damage)
+        guard lit?.scanOut != nil else { return }
+        lit!.scanOut!.damage.add(damage)
         timing.presentBegins()
         try flushWhenDue(buffer)
     }
 
     public func noteFrame(answering inputs: [Instant], drawing: Duration) {
-        guard let scanOut else { return }
+        guard let scanOut = lit?.scanOut else { return }
         timing.noteFrame(answering: inputs, drawing: drawing, on: scanOut)
     }
 
@@ -169,46 +159,36 @@ public final class DRMOutput: DisplayOutput {
             return
         }
         let held = lease.isHeld
-        let flipPending = scanOut?.damage.flipPending == true || retiring != nil
-        guard let device, lease.release(flipPending: flipPending, now: MonotonicClock.now()) else { return }
-        if held, lease.state == .released { dropMaster(on: device) }
+        guard let lit, lease.release(flipPending: lit.flipPending, now: MonotonicClock.now()) else { return }
+        if held, lease.state == .released { lease.drop(on: lit.device) }
     }
 
     public func setBlanked(_ blanked: Bool) {
         defer { updateDeadlines() }
         guard blanked != self.blanked else { return }
         self.blanked = blanked
-        if let device, lease.isHeld { scanOut?.setDPMS(blanked: blanked, on: device) }
-        if !blanked, scanOut?.damage.canPresent == true {
+        if let device = lit?.device, lease.isHeld { lit!.scanOut?.setDPMS(blanked: blanked, on: device) }
+        if !blanked, lit?.scanOut?.damage.canPresent == true {
             // What was drawn while dark goes out from the loop, which has the newest frame.
             deferred = (deferred?.event ?? .none, MonotonicClock.now())
         }
     }
 
     /// Restores the console's picture and stops watching. A flip still in flight is not
-    /// waited for here: the card is non-blocking, so `handleEvents` only reads an event
-    /// already queued, and the restoring modeset is a blocking commit that the kernel
-    /// itself holds until the flip before it is done (drm_atomic_helper_setup_commit
-    /// stalls on it); only that flip's event is lost, with the descriptor.
+    /// waited for: the card is non-blocking, so reading its events only takes one already
+    /// queued, and the restoring modeset is a blocking commit that the kernel itself holds
+    /// until the flip before it is done (drm_atomic_helper_setup_commit stalls on it);
+    /// only that flip's event is lost, with the descriptor.
     public func close() {
         defer {
             registrations?.detach()
             registrations = nil
         }
-        guard let device else { return }
-        try? device.handleEvents()
-        if device.completedFlips != lastFlipCount { flipLanded(on: device) }
-        if let scanOut, lease.holdsMaster {
-            // A restored CRTC keeps the connector's DPMS: stopped while blanked, the panel
-            // would stay dark over the console it gives back. Lit after the restore, it
-            // shows the console straight away rather than our last frame first.
-            if let saved = savedCrtcs[scanOut.selection.crtcID] { scanOut.restore(saved, on: device) }
-            if blanked {
-                blanked = false
-                self.scanOut?.setDPMS(blanked: false, on: device)
-            }
-        }
-        dropDevice()
+        guard lit != nil else { return }
+        if let landed = try? lit!.readEvents(), landed != .nothing, lease.flipSettled() { lease.drop(on: lit!.device) }
+        if lease.holdsMaster { lit!.restore(unblanking: blanked) }
+        blanked = false
+        dropCard()
     }
 
     private func updateDeadlines() {
@@ -227,7 +207,7 @@ public final class DRMOutput: DisplayOutput {
     /// Shows what is stale now, or leaves it for the latch deadline (the latest moment
     /// that still makes the coming vblank), so that input read until then rides the flip.
     private func flushWhenDue(_ buffer: ShadowBuffer) throws(DisplayError) {
-        guard let scanOut, scanOut.flips, scanOut.damage.canPresent, !scanOut.needsModeset,
+        guard let scanOut = lit?.scanOut, scanOut.flips, scanOut.damage.canPresent, !scanOut.needsModeset,
               timing.holdsFlip(now: MonotonicClock.now()) else {
             try flush(buffer)
             return
@@ -244,9 +224,9 @@ public final class DRMOutput: DisplayOutput {
     /// session manager): the lease says so, and master is asked for again instead of
     /// failing every frame.
     private func flush(_ buffer: ShadowBuffer) throws(DisplayError) {
-        guard let device, lease.isHeld, !blanked, scanOut?.damage.canPresent == true else { return }
+        guard let device = lit?.device, lease.isHeld, !blanked, lit?.scanOut?.damage.canPresent == true else { return }
         do {
-            guard let (shown, copy) = try scanOut!.show(buffer, rotation: rotation, on: device) else { return }
+            guard let (shown, copy) = try lit!.scanOut!.show(buffer, rotation: rotation, on: device) else { return }
             timing.shown(shown, copy: copy)
             framesShown += 1
         } catch {
@@ -258,94 +238,49 @@ public final class DRMOutput: DisplayOutput {
         }
     }
 
-    /// The card spoke: flip events, or an error that means it went away.
+    /// The card spoke: a flip landed (the frames it carried are on screen since the
+    /// vblank its event names, and what waited may go out), a release that waited for
+    /// it goes through, or an error says the card went away.
     private func cardReadable(_ buffer: ShadowBuffer) -> OutputEvent {
-        guard let device else { return .none }
+        guard lit != nil else { return .none }
+        let landed: LitCard.Landed
         do {
-            try device.handleEvents()
+            landed = try lit!.readEvents()
         } catch {
             Journal.log(.error, "display: \(error); looking for the display again")
-            dropDevice()
+            dropCard()
             return rescan()
         }
-        guard device.completedFlips != lastFlipCount else { return .none }
-        flipLanded(on: device)
-        do { try flushWhenDue(buffer) } catch { Journal.log(.error, "display: \(error)") }
+        if landed == .ours, let mode = lit!.scanOut?.selection.mode { timing.flipLanded(lit!.device.lastFlipEvent, mode: mode) }
+        if landed != .nothing, lease.flipSettled() { lease.drop(on: lit!.device) }
+        if landed != .nothing { do { try flushWhenDue(buffer) } catch { Journal.log(.error, "display: \(error)") } }
         return .none
-    }
-
-    /// The flip in flight completed: the back buffer is free again and the frames it
-    /// carried are on screen since the vblank its event names. A flip of a display
-    /// already dropped frees that display's buffers; a release that waited for the
-    /// flip drops master now.
-    private func flipLanded(on device: any KMSDevice) {
-        lastFlipCount = device.completedFlips
-        if let retired = retiring {
-            retired.scanOut.destroyBuffers(on: device)
-            retiring = nil
-        } else if scanOut != nil {
-            scanOut!.damage.flipCompleted()
-            timing.flipLanded(device.lastFlipEvent, mode: scanOut!.selection.mode)
-        }
-        if lease.flipSettled() { dropMaster(on: device) }
     }
 
     /// A flip never landed (a wedged driver, a CRTC turned off under it): what waited
     /// for it goes ahead as if it had, so a hand-over is not held up for ever.
     private func flipTimedOut(now: Instant) {
-        guard let device else { return }
-        if let retired = retiring, retired.by <= now {
-            Journal.log(.warning, "display: the flip of the display left behind did not land; freeing its buffers")
-            retired.scanOut.destroyBuffers(on: device)
-            retiring = nil
-        }
-        if let by = lease.releaseDue, by <= now {
-            Journal.log(.warning, "display: the page flip in flight did not land within \(MasterLease.flipTimeout); giving DRM master away regardless")
-            scanOut?.damage.flipCompleted()
-            timing.abandon()
-            lease.flipSettled()
-            dropMaster(on: device)
-        }
+        guard lit != nil else { return }
+        lit!.retiringTimedOut(now: now)
+        guard let by = lease.releaseDue, by <= now else { return }
+        Journal.log(.warning, "display: the page flip in flight did not land within \(MasterLease.flipTimeout); giving DRM master away regardless")
+        lit!.scanOut?.damage.flipCompleted()
+        timing.abandon()
+        lease.flipSettled()
+        lease.drop(on: lit!.device)
     }
-
-    // MARK: Master
 
     /// Asks for master (at start, after a hand-over, on the retry deadline). Taken back
     /// after someone else had it, the CRTC may show their picture: our mode is set again
     /// if so, everything is redrawn, and the loop is told (`.redrawAll`).
     private func takeMaster(regained: Bool, now: Instant) {
-        guard let device else { return }
-        do {
-            try device.setMaster()
-        } catch {
-            let errno = error.errno
-            guard errno == .notPermitted || errno == .permissionDenied || errno == .busy else {
-                Journal.log(.error, "display: \(error)")
-                return
-            }
-            if !lease.isWaiting {
-                Journal.log(.warning, "display: another program holds DRM master on \(device.path); trying again with back-off")
-            }
-            lease.refused(now: now)
-            return
-        }
+        guard let device = lit?.device else { return }
         let wasWaiting = lease.isWaiting
-        lease.took()
-        guard scanOut != nil else { return }
-        scanOut!.pictureLost(crtcChanged: !scanOut!.crtcIsOurs(on: device))
-        if regained || wasWaiting {
-            Journal.log(.info, "display: took DRM master on \(device.path)\(scanOut!.needsModeset ? "; setting our mode again" : "")")
-            deferred = (.redrawAll, now)
-        }
-    }
-
-    private func dropMaster(on device: any KMSDevice) {
-        do {
-            try device.dropMaster()
-            Journal.log(.info, "display: gave up DRM master on \(device.path)")
-        } catch {
-            Journal.log(.warning, "display: \(error)")
-        }
+        guard lease.ask(on: device, now: now), let scanOut = lit?.scanOut else { return }
+        lit!.scanOut!.pictureLost(crtcChanged: !scanOut.crtcIsOurs(on: device))
+        guard regained || wasWaiting else { return }
+        Journal.log(.info, "display: took DRM master on \(device.path)\(lit!.scanOut!.needsModeset ? "; setting our mode again" : "")")
+        deferred = (.redrawAll, now)
     }
 
     // MARK: Finding the display
@@ -367,14 +302,14 @@ public final class DRMOutput: DisplayOutput {
     private func setUp(initial: Bool) throws(DRMError) -> Bool {
         let found: (device: any KMSDevice, card: KMSCard)?
         do {
-            found = try Hotplug.locate(request, current: device, opener: opener) { dropDevice() }
+            found = try Hotplug.locate(request, current: lit?.device, opener: opener) { dropCard() }
         } catch {
             if initial, case .system(_, _, let errno) = error, errno != .noSuchFile, errno != .noSuchDevice { throw error }
             found = nil
             hotplug.noDisplay.say(.warning, "display: \(error); waiting for one")
         }
-        guard let (newDevice, card) = found else {
-            if device != nil, scanOut != nil { dropDisplay() }
+        guard let (device, card) = found else {
+            dropDisplay()
             return false
         }
         let selection: KMSSelection
@@ -383,65 +318,45 @@ public final class DRMOutput: DisplayOutput {
         } catch {
             if initial && !error.mayResolveLater { throw .choice(error) }
             hotplug.noDisplay.say(error.mayResolveLater ? .warning : .error, "display: \(error); waiting for hotplug")
-            adopt(newDevice)
-            if scanOut != nil { dropDisplay() }
+            adopt(device)
+            dropDisplay()
             return false
         }
-        if let scanOut, device === newDevice, scanOut.shows(selection) { return false }
+        if let lit, lit.device === device, lit.scanOut?.shows(selection) == true { return false }
 
-        adopt(newDevice)
-        if scanOut != nil { dropDisplay() }
-        if savedCrtcs[selection.crtcID] == nil, let crtc = card.crtc(selection.crtcID) {
-            savedCrtcs[selection.crtcID] = crtc
-        }
-        scanOut = try ScanOut(selection: selection, on: newDevice)
+        adopt(device)
+        dropDisplay()
+        try lit!.light(selection, card: card)
         hotplug.noDisplay.reset()
         let changed = selection.logicalSize != size || selection.rotation != rotation || !initial
         size = selection.logicalSize
         rotation = selection.rotation
-        Journal.log(.info, "display: \(newDevice.path) (\(card.driver)) \(selection.connector.name) \(selection.mode) (\(selection.modeReason)), CRTC \(selection.crtcID), rotation \(rotation.degrees)")
+        Journal.log(.info, "display: \(device.path) (\(card.driver)) \(selection.connector.name) \(selection.mode) (\(selection.modeReason)), CRTC \(selection.crtcID), rotation \(rotation.degrees)")
         if wanted && !lease.holdsMaster { takeMaster(regained: false, now: MonotonicClock.now()) }
         return changed
     }
 
-    private func adopt(_ newDevice: any KMSDevice) {
-        guard device !== newDevice else { return }
-        if device != nil { dropDevice() }
-        device = newDevice
-        lease.cardGone()
-        lastFlipCount = newDevice.completedFlips
-        registrations?.watch(newDevice.fileDescriptor, as: .card)
-    }
-
-    /// Forgets the lit display (its connector went away). Its buffers are freed now, or,
-    /// with its flip still in flight, when that lands or times out: freeing a buffer the
-    /// kernel is about to scan out turns the CRTC off under the flip.
-    private func dropDisplay() {
-        guard let scanOut, let device else { return }
-        if let retired = retiring { retired.scanOut.destroyBuffers(on: device) }
-        if scanOut.damage.flipPending {
-            retiring = (scanOut, MonotonicClock.now() + MasterLease.flipTimeout)
-        } else {
-            retiring = nil
-            scanOut.destroyBuffers(on: device)
-        }
-        timing.abandon()
-        self.scanOut = nil
-        Journal.log(.notice, "display: leaving \(scanOut.selection.connector.name) \(scanOut.selection.mode)")
+    /// Makes `device` the card in use, closing the one before (master goes with it).
+    private func adopt(_ device: any KMSDevice) {
+        guard lit?.device !== device else { return }
+        dropCard()
+        lit = LitCard(device)
+        registrations?.watch(device.fileDescriptor, as: .card)
     }
 
     /// The card is closed or gone: everything on it goes with it, nothing is waited for.
-    private func dropDevice() {
-        if let device {
-            scanOut?.destroyBuffers(on: device)
-            retiring?.scanOut.destroyBuffers(on: device)
-        }
+    private func dropCard() {
+        registrations?.watch(nil, as: .card)  // before the descriptor closes with the card
+        lit?.freeAll()
+        lit = nil
         timing.abandon()
-        scanOut = nil
-        retiring = nil
-        device = nil
         lease.cardGone()
-        savedCrtcs = [:]
-        registrations?.watch(nil, as: .card)
+    }
+
+    /// Forgets the lit display (its connector went away, or another is chosen); what
+    /// waited for one of its flips is given up.
+    private func dropDisplay() {
+        lit?.dropDisplay(now: MonotonicClock.now())
+        timing.abandon()
     }
 }

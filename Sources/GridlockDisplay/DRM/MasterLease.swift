@@ -1,12 +1,14 @@
 import GridlockCore
+import LinuxSys
 
 /// DRM master as one state, the way seatd and logind treat a seat: held, waited for,
 /// being given away, or not ours. Every move is a method that refuses (returns false and
 /// changes nothing) when it does not start from a state it may start from, so that no
 /// path can, say, drop master twice or drop it under a flip still in flight.
 ///
-/// The lease does no I/O: the output calls the kernel and reports the outcome here; the
-/// deadlines it asks for (`retryDue`, `releaseDue`) are set on the event loop by the output.
+/// The moves are pure (and tested as such); `ask(on:now:)` and `drop(on:)` make the two
+/// master ioctls and move accordingly. The deadlines the lease asks for (`retryDue`,
+/// `releaseDue`) are set on the event loop by the output.
 struct MasterLease: Equatable {
     enum State: Equatable {
         /// Not ours: never taken, given away on purpose, lost to another program, or the
@@ -129,4 +131,37 @@ struct MasterLease: Equatable {
 
     /// The card is closed or went away: whatever was held went with it. Always allowed.
     mutating func cardGone() { state = .released }
+
+    /// Asks the kernel for master; true when it was taken. Someone else holding it
+    /// (EBUSY, EPERM) starts or continues the back-off, said once per wait; any other
+    /// error is logged and nothing is retried.
+    mutating func ask(on device: any KMSDevice, now: Instant) -> Bool {
+        guard !holdsMaster else { return false }
+        do {
+            try device.setMaster()
+        } catch {
+            let errno = error.errno
+            guard errno == .notPermitted || errno == .permissionDenied || errno == .busy else {
+                Journal.log(.error, "display: \(error)")
+                return false
+            }
+            if !isWaiting {
+                Journal.log(.warning, "display: another program holds DRM master on \(device.path); trying again with back-off")
+            }
+            refused(now: now)
+            return false
+        }
+        return took()
+    }
+
+    /// Gives master away; the lease already says released. A refusal is only logged:
+    /// there is nothing to retry, the next holder's drmSetMaster tells them.
+    func drop(on device: any KMSDevice) {
+        do {
+            try device.dropMaster()
+            Journal.log(.info, "display: gave up DRM master on \(device.path)")
+        } catch {
+            Journal.log(.warning, "display: \(error)")
+        }
+    }
 }
