@@ -295,45 +295,31 @@ public final class DRMOutput: DisplayOutput {
         }
     }
 
-    /// Finds the card and the selection; sets up buffers when it differs from what is lit.
-    /// Returns whether size or rotation (or the display itself) changed. At start, what
-    /// waiting cannot fix throws; later, and for what a hotplug may bring, it is logged
-    /// once and waited for.
+    /// Acts on what `Hotplug.find` found: lights a new selection (master is asked for
+    /// if wanted), or drops what is lit. Returns whether size or rotation (or the display
+    /// itself) changed, which the loop must lay out and draw anew for.
     private func setUp(initial: Bool) throws(DRMError) -> Bool {
-        let found: (device: any KMSDevice, card: KMSCard)?
-        do {
-            found = try Hotplug.locate(request, current: lit?.device, opener: opener) { dropCard() }
-        } catch {
-            if initial, case .system(_, _, let errno) = error, errno != .noSuchFile, errno != .noSuchDevice { throw error }
-            found = nil
-            hotplug.noDisplay.say(.warning, "display: \(error); waiting for one")
-        }
-        guard let (device, card) = found else {
+        switch try hotplug.find(request, initial: initial, lit: lit, opener: opener, forgetCurrent: { dropCard() }) {
+        case .unchanged:
+            return false
+        case .noCard:
             dropDisplay()
             return false
-        }
-        let selection: KMSSelection
-        do {
-            selection = try KMSChoice.select(request, on: card)
-        } catch {
-            if initial && !error.mayResolveLater { throw .choice(error) }
-            hotplug.noDisplay.say(error.mayResolveLater ? .warning : .error, "display: \(error); waiting for hotplug")
+        case .noDisplay(let device):
             adopt(device)
             dropDisplay()
             return false
+        case .display(let device, let card, let selection):
+            adopt(device)
+            dropDisplay()
+            try lit!.light(selection, card: card)
+            let changed = selection.logicalSize != size || selection.rotation != rotation || !initial
+            size = selection.logicalSize
+            rotation = selection.rotation
+            Journal.log(.info, "display: \(device.path) (\(card.driver)) \(selection.connector.name) \(selection.mode) (\(selection.modeReason)), CRTC \(selection.crtcID), rotation \(rotation.degrees)")
+            if wanted && !lease.holdsMaster { takeMaster(regained: false, now: MonotonicClock.now()) }
+            return changed
         }
-        if let lit, lit.device === device, lit.scanOut?.shows(selection) == true { return false }
-
-        adopt(device)
-        dropDisplay()
-        try lit!.light(selection, card: card)
-        hotplug.noDisplay.reset()
-        let changed = selection.logicalSize != size || selection.rotation != rotation || !initial
-        size = selection.logicalSize
-        rotation = selection.rotation
-        Journal.log(.info, "display: \(device.path) (\(card.driver)) \(selection.connector.name) \(selection.mode) (\(selection.modeReason)), CRTC \(selection.crtcID), rotation \(rotation.degrees)")
-        if wanted && !lease.holdsMaster { takeMaster(regained: false, now: MonotonicClock.now()) }
-        return changed
     }
 
     /// Makes `device` the card in use, closing the one before (master goes with it).

@@ -17,7 +17,7 @@ struct Hotplug {
     /// When to look at the hardware again (the loop's "display rescan" deadline).
     var rescanDue: Instant?
     /// Said once while no display is there, again after one came and went.
-    var noDisplay = OnceLog()
+    private var noDisplay = OnceLog()
 
     init(enabled: Bool) {
         guard enabled else {
@@ -51,10 +51,51 @@ struct Hotplug {
         rescanDue = now + Self.rescanDelay
     }
 
+    /// What a look at the hardware found, for the output to act on.
+    enum Finding {
+        /// No card: whatever is lit is dropped.
+        case noCard
+        /// A card without a display to light (unplugged, no mode yet): it is kept open,
+        /// so master can be held, and whatever is lit is dropped.
+        case noDisplay(any KMSDevice)
+        /// What is lit is still right (a uevent that changed nothing for us).
+        case unchanged
+        /// Light `selection` on `device`.
+        case display(any KMSDevice, KMSCard, KMSSelection)
+    }
+
+    /// Finds the card and the selection, comparing with what `lit` shows. At start
+    /// (`initial`), what waiting cannot fix throws (an unreadable device, a mode the
+    /// connector does not offer); otherwise, and for what a hotplug may bring, it is said
+    /// once and waited for.
+    mutating func find(
+        _ request: KMSRequest, initial: Bool, lit: LitCard?, opener: KMSDeviceOpener, forgetCurrent: () -> Void
+    ) throws(DRMError) -> Finding {
+        let found: (device: any KMSDevice, card: KMSCard)
+        do {
+            found = try Self.locate(request, current: lit?.device, opener: opener, forgetCurrent: forgetCurrent)
+        } catch {
+            if initial, case .system(_, _, let errno) = error, errno != .noSuchFile, errno != .noSuchDevice { throw error }
+            noDisplay.say(.warning, "display: \(error); waiting for one")
+            return .noCard
+        }
+        let selection: KMSSelection
+        do {
+            selection = try KMSChoice.select(request, on: found.card)
+        } catch {
+            if initial && !error.mayResolveLater { throw .choice(error) }
+            noDisplay.say(error.mayResolveLater ? .warning : .error, "display: \(error); waiting for hotplug")
+            return .noDisplay(found.device)
+        }
+        if let lit, lit.device === found.device, lit.scanOut?.shows(selection) == true { return .unchanged }
+        noDisplay.reset()
+        return .display(found.device, found.card, selection)
+    }
+
     /// The card to use: the configured one, or the first suitable one (`KMSChoice.card`).
     /// `current` (the one already open) is reused so master and buffers stay valid; if it
     /// went away (driver unbound), `forgetCurrent` runs before another is looked for.
-    static func locate(
+    private static func locate(
         _ request: KMSRequest, current: (any KMSDevice)?, opener: KMSDeviceOpener, forgetCurrent: () -> Void
     ) throws(DRMError) -> (device: any KMSDevice, card: KMSCard) {
         var kept = current
