@@ -19,9 +19,12 @@ final class LoopRegistrations<Wake: Hashable> {
         self.cause = cause
         self.fire = fire
         for (wake, name) in names {
-            deadlines[wake] = loop.deadline(name) { [unowned self] now in self.fire?(wake, now) }
+            deadlines[wake] = loop.deadline(name) { [weak self] now in self?.fire?(wake, now) }
         }
     }
+
+    /// An output dropped without `close()` (a failed start) leaves nothing behind to fire.
+    deinit { detach() }
 
     /// Watches `descriptor` for `wake`, replacing what was watched for it; nil unwatches.
     /// Registers anew even for an equal number: a reopened device may have got the
@@ -30,8 +33,8 @@ final class LoopRegistrations<Wake: Hashable> {
         if let old = watching.removeValue(forKey: wake) { loop.unwatch(old) }
         guard let descriptor else { return }
         do {
-            watching[wake] = try loop.watch(descriptor, as: cause) { [unowned self] in
-                self.fire?(wake, MonotonicClock.now())
+            watching[wake] = try loop.watch(descriptor, as: cause) { [weak self] in
+                self?.fire?(wake, MonotonicClock.now())
             }
         } catch {
             Journal.log(.error, "\(cause): cannot watch descriptor \(descriptor.rawValue): \(error)")
