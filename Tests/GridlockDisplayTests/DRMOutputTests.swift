@@ -9,7 +9,8 @@ import Testing
 /// a second flip while one is pending is EBUSY, nothing works without master.
 final class FakeCard: KMSDevice {
     let path: String
-    let fileDescriptor = FileDescriptor(rawValue: 10_000)
+    /// Not a file unless a test that runs a real loop gives it one (an eventfd).
+    var fileDescriptor = FileDescriptor(rawValue: 10_000)
     var card: KMSCard
     var log: [String] = []
     var isMaster = true
@@ -80,9 +81,11 @@ final class FakeCard: KMSDevice {
         for (crtc, fb) in scanOut where fb == buffer.framebufferID { scanOut[crtc] = nil }  // the kernel turns it off
     }
 
+    /// A blocking commit: the kernel holds it until the flip in flight is done.
     func setCrtc(_ crtcID: UInt32, framebufferID: UInt32, x: UInt32, y: UInt32, connectorID: UInt32, mode: KMSMode) throws(DRMError) {
         log.append("setCrtc \(crtcID) fb \(framebufferID) \(mode)")
         guard isMaster else { throw fail("drmModeSetCrtc", .permissionDenied) }
+        completeFlip(crtc: flipCrtc)
         scanOut[crtcID] = framebufferID
         modes[crtcID] = mode
     }
@@ -113,10 +116,6 @@ final class FakeCard: KMSDevice {
 
     var flipCrtc: UInt32 = 0
     func handleEvents() throws(DRMError) {}
-    func waitForEvent(milliseconds: Int32) -> Bool {
-        completeFlip(crtc: flipCrtc)
-        return true
-    }
 
     func dirtyFramebuffer(_ framebufferID: UInt32, physicalRects: [Rect]) -> Errno? {
         log.append("dirtyFB \(framebufferID) \(physicalRects.count)")
@@ -179,7 +178,7 @@ struct DRMOutputTests {
         try output.present(shadow, damage: Damage(rects: [square]))
         #expect(fake.count("pageFlip") == 1)
         fake.completeFlip(crtc: 34)
-        #expect(output.handleReadable(fake.fileDescriptor, buffer: shadow) == .none)
+        #expect(output.handle(.card, buffer: shadow) == .none)
         #expect(fake.screen(crtc: 34, x: 15, y: 15) == Self.red)
         #expect(fake.screen(crtc: 34, x: 700, y: 400) == Self.blue)  // the back buffer got the first frame too
     }
@@ -199,10 +198,10 @@ struct DRMOutputTests {
         }
         #expect(fake.count("pageFlip") == 1)  // frames 2-4 waited
         fake.completeFlip(crtc: 34)
-        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        _ = output.handle(.card, buffer: shadow)
         #expect(fake.count("pageFlip") == 2)  // one flip for the three coalesced frames
         fake.completeFlip(crtc: 34)
-        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        _ = output.handle(.card, buffer: shadow)
         #expect(fake.count("pageFlip") == 2)  // nothing left: idle
         for square in squares {
             #expect(fake.screen(crtc: 34, x: Int(square.minX) + 1, y: 101) == Self.green)
@@ -226,14 +225,14 @@ struct DRMOutputTests {
         output.endStroke()
         fake.nextVblank = read + .milliseconds(10)
         fake.completeFlip(crtc: 34)
-        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        _ = output.handle(.card, buffer: shadow)
         // With a fresh vblank clock the waiting frame goes out at the flip timer, not at once.
         #expect(fake.count("pageFlip") == 1)
-        _ = output.handleReadable(output.flipDescriptor, buffer: shadow)
+        _ = output.handle(.latch, buffer: shadow)
         #expect(fake.count("pageFlip") == 2)
         fake.nextVblank = read + .milliseconds(10) + .nanoseconds(period)
         fake.completeFlip(crtc: 34)
-        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        _ = output.handle(.card, buffer: shadow)
         #expect(output.latencyRecords.map(\.vblanksAfter) == [1, 2, 2])
         #expect(output.latencyRecords.map(\.sequence) == [1, 2, 2])
         #expect(output.latencyRecords.first?.input == read)
@@ -252,10 +251,10 @@ struct DRMOutputTests {
         try output.present(shadow, damage: Damage(rects: [Rect(x: 110, y: 10, width: 20, height: 20)]))
         output.noteFrame(answering: [read + .milliseconds(1)], drawing: .milliseconds(1))
         fake.completeFlip(crtc: 34)
-        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        _ = output.handle(.card, buffer: shadow)
         #expect(fake.count("pageFlip") == 2)
         fake.completeFlip(crtc: 34)
-        _ = output.handleReadable(fake.fileDescriptor, buffer: shadow)
+        _ = output.handle(.card, buffer: shadow)
         #expect(output.latencyRecords.isEmpty)
     }
 
@@ -313,7 +312,7 @@ struct DRMOutputTests {
         try output.present(shadow, damage: Damage(rects: [Rect(x: 0, y: 0, width: 4, height: 4)]))
         #expect(fake.log.count == before)  // no calls while away
         output.setActive(true)
-        #expect(output.handleReadable(output.wakeupDescriptor, buffer: shadow) == .redrawAll)
+        #expect(output.handle(.redraw, buffer: shadow) == .redrawAll)
         try output.present(shadow, damage: .full(shadow.frame))
         #expect(fake.log.last?.hasPrefix("setCrtc 34") == true)
         #expect(fake.screen(crtc: 34, x: 1, y: 1) == Self.red)
@@ -329,10 +328,10 @@ struct DRMOutputTests {
         fake.masterHeldElsewhere = true
         output.setActive(true)
         #expect(fake.count("setMaster") == 2)  // once at start, once now
-        #expect(output.handleReadable(output.masterRetryDescriptor, buffer: shadow) == .none)
+        #expect(output.handle(.masterRetry, buffer: shadow) == .none)
         #expect(fake.count("setMaster") == 3)
         fake.masterHeldElsewhere = false
-        #expect(output.handleReadable(output.masterRetryDescriptor, buffer: shadow) == .redrawAll)
+        #expect(output.handle(.masterRetry, buffer: shadow) == .redrawAll)
     }
 
     @Test("exit waits for the pending flip, then restores the CRTC as it was and frees the buffers")
@@ -365,7 +364,7 @@ struct DRMOutputTests {
         #expect(fake.count("pageFlip") == 0)
         output.setBlanked(false)
         #expect(fake.log.last == "DPMS=0")
-        #expect(output.handleReadable(output.wakeupDescriptor, buffer: shadow) == .none)
+        #expect(output.handle(.redraw, buffer: shadow) == .none)
         #expect(fake.count("pageFlip") == 1)
         fake.completeFlip(crtc: 34)
         #expect(fake.screen(crtc: 34, x: 1, y: 1) == Self.green)
@@ -393,13 +392,117 @@ struct DRMOutputTests {
         let placeholder = try ShadowBuffer(width: 640, height: 400)
         try output.present(placeholder, damage: .full(placeholder.frame))
         #expect(fake.count("setCrtc") == 0)
-        #expect(output.handleReadable(output.rescanDescriptor, buffer: placeholder) == .none)  // still nothing
+        #expect(output.handle(.rescan, buffer: placeholder) == .none)  // still nothing
         fake.card.connectors[1].connection = .connected
-        #expect(output.handleReadable(output.rescanDescriptor, buffer: placeholder) == .resized(Size(width: 480, height: 800)))
+        #expect(output.handle(.rescan, buffer: placeholder) == .resized(Size(width: 480, height: 800)))
         #expect(output.rotation == .clockwise90)  // the panel's Right Side Up
         let shadow = try ShadowBuffer(width: 480, height: 800)
         try output.present(shadow, damage: .full(shadow.frame))
         #expect(fake.count("setCrtc 77") == 1)
+    }
+
+    @Test("a hand-over with a flip in flight gives master away when the flip's event comes, not before")
+    func handoverDuringFlip() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        try output.present(shadow, damage: .full(shadow.frame))
+        #expect(fake.pendingFlip != nil)
+        output.setActive(false)
+        // Returned at once, master still ours: dropping it now would strand the flip.
+        #expect(fake.count("dropMaster") == 0)
+        #expect(output.due(.flipTimeout) != nil)
+        try output.present(shadow, damage: Damage(rects: [Rect(x: 0, y: 0, width: 4, height: 4)]))
+        #expect(fake.count("pageFlip") == 1)  // nothing more goes out meanwhile
+        fake.completeFlip(crtc: 34)
+        _ = output.handle(.card, buffer: shadow)
+        #expect(fake.count("dropMaster") == 1)
+        #expect(fake.count("pageFlip") == 1)
+        #expect(output.due(.flipTimeout) == nil)
+        #expect(output.masterLease.state == .released)
+    }
+
+    @Test("a flip that never lands: master is given away at the flip timeout deadline, not earlier")
+    func handoverFlipTimeout() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        try output.present(shadow, damage: .full(shadow.frame))
+        output.setActive(false)
+        let due = try #require(output.due(.flipTimeout))
+        _ = output.handle(.flipTimeout, buffer: shadow, now: due + .nanoseconds(-1))
+        #expect(fake.count("dropMaster") == 0)
+        _ = output.handle(.flipTimeout, buffer: shadow, now: due)
+        #expect(fake.count("dropMaster") == 1)
+        #expect(output.due(.flipTimeout) == nil)
+        // Its event, arriving after all, drops nothing twice; taken back, the output
+        // flips again rather than waiting for ever on the flip it gave up.
+        fake.completeFlip(crtc: 34)
+        _ = output.handle(.card, buffer: shadow)
+        #expect(fake.count("dropMaster") == 1)
+        output.setActive(true)
+        #expect(output.handle(.redraw, buffer: shadow) == .redrawAll)
+        try output.present(shadow, damage: .full(shadow.frame))
+        #expect(fake.count("pageFlip") == 2)
+    }
+
+    @Test("wanted back before the flip landed: master is kept, neither dropped nor asked for again")
+    func handoverCancelledDuringFlip() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        try output.present(shadow, damage: .full(shadow.frame))
+        output.setActive(false)
+        output.setActive(true)
+        fake.completeFlip(crtc: 34)
+        _ = output.handle(.card, buffer: shadow)
+        #expect(fake.count("dropMaster") == 0)
+        #expect(fake.count("setMaster") == 1)
+        #expect(output.masterLease.state == .held)
+    }
+
+    @Test("a display unplugged with its flip in flight keeps its buffers until the flip lands")
+    func unplugDuringFlip() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let output = try make(fake)
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        try output.present(shadow, damage: .full(shadow.frame))
+        try output.present(shadow, damage: .full(shadow.frame))
+        fake.card.connectors[0].connection = .disconnected
+        #expect(output.handle(.rescan, buffer: shadow) == .none)
+        #expect(fake.count("destroy") == 0)
+        #expect(output.due(.flipTimeout) != nil)
+        fake.completeFlip(crtc: 34)
+        _ = output.handle(.card, buffer: shadow)
+        #expect(fake.count("destroy") == 2)
+        #expect(output.due(.flipTimeout) == nil)
+    }
+
+    @Test("attached to the loop: the card wakes it as \"display\", and the flip's event there completes a hand-over")
+    func attachedToTheLoop() throws {
+        let fake = FakeCard(Self.smallBochs())
+        let card = try EventFD()
+        fake.fileDescriptor = card.fileDescriptor
+        let output = try make(fake)
+        let loop = try EventLoop()
+        let shadow = try ShadowBuffer(width: 800, height: 480)
+        var events: [OutputEvent] = []
+        output.attach(to: loop, newestFrame: { shadow }) { events.append($0) }
+        try output.present(shadow, damage: .full(shadow.frame))
+        try output.present(shadow, damage: .full(shadow.frame))
+        output.setActive(false)
+        #expect(fake.count("dropMaster") == 0)
+        fake.completeFlip(crtc: 34)
+        card.signal()  // the kernel queues the flip event: the card is readable
+        try loop.runOnce()
+        #expect(fake.count("dropMaster") == 1)
+        #expect(loop.wakeUps.byCause["display"] == 1)
+        #expect(events == [.none])
+        output.close()
+        #expect(!loop.isWatching(card.fileDescriptor))
     }
 
     @Test("a mode the display does not offer is an error at start")

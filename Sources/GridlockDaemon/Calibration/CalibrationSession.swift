@@ -14,7 +14,6 @@ public final class CalibrationSession {
     private let renderer: SceneRenderer
     private let layout: GridLayout
     private let loop: EventLoop
-    private var outputSync: DescriptorSync!
     private let targetTimeout: EventLoop.Deadline
     /// Where the current wait sends touches.
     private var handleTouch: (TouchEvent, Instant) -> Void = { _, _ in }
@@ -41,8 +40,8 @@ public final class CalibrationSession {
         targetTimeout = loop.deadline("target timeout")
         loop.signalHandler = { [unowned self] _ in stopped = true }
         touch.attach(to: loop) { [unowned self] in handleTouch($0, $1) }
-        outputSync = DescriptorSync(loop: loop, cause: "display") { [unowned self] descriptor in
-            if case .redrawAll = output.handleReadable(descriptor, buffer: renderer.buffer) {
+        output.attach(to: loop, newestFrame: { [unowned self] in renderer.buffer }) { [unowned self] event in
+            if case .redrawAll = event {
                 try? output.present(renderer.buffer, damage: .full(renderer.buffer.frame))
             }
         }
@@ -59,7 +58,6 @@ public final class CalibrationSession {
     public func run(timeout: Duration) -> Outcome {
         defer {
             touch.detach()
-            outputSync.removeAll()
             output.close()
         }
         let targets = CalibrationFit.targets
@@ -111,13 +109,9 @@ public final class CalibrationSession {
         }
         targetTimeout.onFire { _ in timedOut = true }
         targetTimeout.due = deadline
-        let syncSources = { [unowned self] in
-            outputSync.sync(to: output.descriptors)
-        }
-        syncSources()
         defer { targetTimeout.due = nil }
         do {
-            try loop.run(until: { tap != nil || stopped || timedOut }, afterEach: syncSources)
+            try loop.run(until: { tap != nil || stopped || timedOut })
         } catch {
             Journal.log(.error, "event loop: \(error)")
             return nil

@@ -44,7 +44,6 @@ public final class Daemon {
     private let clock: () -> Instant
     private let timers: DaemonTimers
     let feedback: FeedbackPlayer
-    private var outputSync: DescriptorSync!
     private var blanker: ScreenBlanker
     private var latency = LatencyMeter()
     /// Events for the lock machine, handled after the round of the loop that produced
@@ -122,8 +121,8 @@ public final class Daemon {
         supervisor.delegate = self
         loop.signalHandler = { [unowned self] in handle($0) }
         touch.attach(to: loop) { [unowned self] in accept($0, at: $1) }
-        outputSync = DescriptorSync(loop: loop, cause: "display") { [unowned self] descriptor in
-            handleOutputEvent(service.output.handleReadable(descriptor, buffer: service.renderer.buffer))
+        service.output.attach(to: loop, newestFrame: { [unowned self] in service.renderer.buffer }) { [unowned self] in
+            handleOutputEvent($0)
         }
         timers.lock.onFire { [unowned self] _ in pending.append((.timerFired, nil)) }
         timers.blank.onFire { [unowned self] now in blankIfIdle(now: now) }
@@ -231,7 +230,6 @@ public final class Daemon {
             stopping = true
         }
         if options.role.endsWithTheRecording, recordingIsDone { stopping = true }
-        outputSync.sync(to: service.output.descriptors)
         timers.blank.due = handedOver ? nil : blanker.deadline
     }
 
@@ -321,7 +319,6 @@ public final class Daemon {
             Journal.log(.error, "event loop while stopping the action: \(error)")
         }
         touch.detach()
-        outputSync.removeAll()
         service.output.close()
         Journal.log(
             .info, "\(options.role.journalName) \(options.role.machineMode == .enroll ? "ended" : "stopped")",

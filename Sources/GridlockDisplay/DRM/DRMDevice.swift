@@ -63,7 +63,6 @@ protocol KMSDevice: AnyObject {
     /// The vblank sequence and CLOCK_MONOTONIC time the newest flip event reported.
     var lastFlipEvent: (sequence: UInt32, time: Instant) { get }
     func handleEvents() throws(DRMError)
-    func waitForEvent(milliseconds: Int32) -> Bool
     func dirtyFramebuffer(_ framebufferID: UInt32, physicalRects: [Rect]) -> Errno?
     func setConnectorProperty(_ connectorID: UInt32, property: UInt32, value: UInt64, name: String) throws(DRMError)
 }
@@ -346,12 +345,6 @@ final class DRMDevice: KMSDevice {
         }
     }
 
-    /// Blocks up to `milliseconds` for the DRM fd to become readable (only on exit, to let
-    /// a pending flip land before restoring the old CRTC).
-    func waitForEvent(milliseconds: Int32) -> Bool {
-        fileDescriptor.waitUntilReadable(milliseconds: milliseconds)
-    }
-
     /// Tells drivers that need it (virtual and USB displays) which rectangles of the
     /// framebuffer changed; returns the errno on failure (ENOSYS: the driver needs no such call).
     func dirtyFramebuffer(_ framebufferID: UInt32, physicalRects: [Rect]) -> Errno? {
@@ -365,5 +358,25 @@ final class DRMDevice: KMSDevice {
 
     func setConnectorProperty(_ connectorID: UInt32, property: UInt32, value: UInt64, name: String) throws(DRMError) {
         try check(drmModeConnectorSetProperty(fd, connectorID, property, value), "set connector \(connectorID) \(name)=\(value)")
+    }
+}
+
+extension DRMDevice {
+    /// Every /dev/dri/card* that opens and exposes KMS resources, in numeric order; `tried`
+    /// names every card looked at, with why it could not be used (a sandbox's EPERM, say).
+    static func openAll(directory: String = "/dev/dri") -> (opened: [(device: DRMDevice, card: KMSCard)], tried: [String]) {
+        let paths = KMSChoice.cardPaths(inDirectoryEntries: (try? Directory.entries(directory)) ?? [], directory: directory)
+        var opened: [(DRMDevice, KMSCard)] = []
+        var tried: [String] = []
+        for path in paths {
+            do throws(DRMError) {
+                let device = try DRMDevice(path: path)
+                opened.append((device, try device.readCard()))
+                tried.append(path)
+            } catch {
+                tried.append("\(path) (\(error.errno.map { "\($0)" } ?? "\(error)"))")
+            }
+        }
+        return (opened, tried)
     }
 }

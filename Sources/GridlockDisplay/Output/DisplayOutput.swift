@@ -14,15 +14,17 @@ public protocol DisplayOutput: AnyObject {
     /// An output that is busy (a page flip pending) keeps the damage and shows the
     /// newest buffer contents when it can: presenting never blocks.
     func present(_ buffer: ShadowBuffer, damage: Damage) throws(DisplayError)
-    /// Descriptors the loop polls for this output (DRM events, hotplug uevents).
-    var descriptors: [FileDescriptor] { get }
-    /// One of `descriptors` is readable; `buffer` holds the newest frame.
-    func handleReadable(_ descriptor: FileDescriptor, buffer: ShadowBuffer) -> OutputEvent
+    /// Registers what the output waits for (DRM events, hotplug uevents, its timers as
+    /// named deadlines) on the program's one loop; once, before the loop runs. The output
+    /// shows `newestFrame()` when it shows something by itself (a flip landed with more
+    /// stale, the panel lit again) and reports what the program must do to `events`.
+    func attach(to loop: EventLoop, newestFrame: @escaping () -> ShadowBuffer, events: @escaping (OutputEvent) -> Void)
     /// Gives up the display (another program takes over) or takes it back.
     func setActive(_ active: Bool)
     /// Turns the panel off (DPMS) or on.
     func setBlanked(_ blanked: Bool)
-    /// Waits for a pending flip and restores what was shown before; called once on exit.
+    /// Restores what was shown before and gives back what `attach` registered; called
+    /// once on exit. Never blocks the loop.
     func close()
     /// The display shown on (`/dev/dri/card0 HDMI-A-1`), nil while there is none; an output
     /// that cannot lose its display says nil always.
@@ -50,8 +52,7 @@ public enum OutputEvent: Equatable {
 
 extension DisplayOutput {
     public var rotation: Rotation { .none }
-    public var descriptors: [FileDescriptor] { [] }
-    public func handleReadable(_ descriptor: FileDescriptor, buffer: ShadowBuffer) -> OutputEvent { .none }
+    public func attach(to loop: EventLoop, newestFrame: @escaping () -> ShadowBuffer, events: @escaping (OutputEvent) -> Void) {}
     public func setActive(_ active: Bool) {}
     public func setBlanked(_ blanked: Bool) {}
     public func close() {}
