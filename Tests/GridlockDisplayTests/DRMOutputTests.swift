@@ -401,13 +401,19 @@ struct DRMOutputTests {
         #expect(fake.count("setCrtc 77") == 1)
     }
 
-    @Test("a hand-over with a flip in flight gives master away when the flip's event comes, not before")
-    func handoverDuringFlip() throws {
+    /// A small bochs card after its modeset and one page flip the kernel has not completed.
+    func flipInFlight() throws -> (FakeCard, DRMOutput, ShadowBuffer) {
         let fake = FakeCard(Self.smallBochs())
         let output = try make(fake)
         let shadow = try ShadowBuffer(width: 800, height: 480)
         try output.present(shadow, damage: .full(shadow.frame))
         try output.present(shadow, damage: .full(shadow.frame))
+        return (fake, output, shadow)
+    }
+
+    @Test("a hand-over with a flip in flight gives master away when the flip's event comes, not before")
+    func handoverDuringFlip() throws {
+        let (fake, output, shadow) = try flipInFlight()
         #expect(fake.pendingFlip != nil)
         output.setActive(false)
         // Returned at once, master still ours: dropping it now would strand the flip.
@@ -425,11 +431,7 @@ struct DRMOutputTests {
 
     @Test("a flip that never lands: master is given away at the flip timeout deadline, not earlier")
     func handoverFlipTimeout() throws {
-        let fake = FakeCard(Self.smallBochs())
-        let output = try make(fake)
-        let shadow = try ShadowBuffer(width: 800, height: 480)
-        try output.present(shadow, damage: .full(shadow.frame))
-        try output.present(shadow, damage: .full(shadow.frame))
+        let (fake, output, shadow) = try flipInFlight()
         output.setActive(false)
         let due = try #require(output.due(.flipTimeout))
         _ = output.handle(.flipTimeout, buffer: shadow, now: due + .nanoseconds(-1))
@@ -450,11 +452,7 @@ struct DRMOutputTests {
 
     @Test("wanted back before the flip landed: master is kept, neither dropped nor asked for again")
     func handoverCancelledDuringFlip() throws {
-        let fake = FakeCard(Self.smallBochs())
-        let output = try make(fake)
-        let shadow = try ShadowBuffer(width: 800, height: 480)
-        try output.present(shadow, damage: .full(shadow.frame))
-        try output.present(shadow, damage: .full(shadow.frame))
+        let (fake, output, shadow) = try flipInFlight()
         output.setActive(false)
         output.setActive(true)
         fake.completeFlip(crtc: 34)
@@ -466,11 +464,7 @@ struct DRMOutputTests {
 
     @Test("a display unplugged with its flip in flight keeps its buffers until the flip lands")
     func unplugDuringFlip() throws {
-        let fake = FakeCard(Self.smallBochs())
-        let output = try make(fake)
-        let shadow = try ShadowBuffer(width: 800, height: 480)
-        try output.present(shadow, damage: .full(shadow.frame))
-        try output.present(shadow, damage: .full(shadow.frame))
+        let (fake, output, shadow) = try flipInFlight()
         fake.card.connectors[0].connection = .disconnected
         #expect(output.handle(.rescan, buffer: shadow) == .none)
         #expect(fake.count("destroy") == 0)
