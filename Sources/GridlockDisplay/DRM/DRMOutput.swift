@@ -4,11 +4,12 @@ import LinuxSys
 /// `[display] backend=drm`: the lock screen lit directly through KMS, as Plymouth and
 /// kmscube do, with no compositor.
 ///
-/// A coordinator of rooms, each in its own file: `LitCard` (the open card and what is lit
-/// on it), `ScanOut` (a lit connector's buffers and how a frame reaches it),
-/// `MasterLease` (DRM master as one guarded state), `Hotplug` (uevents, rescan
-/// coalescing, finding the card) and `FlipTiming` (when flips go out, at which vblank
-/// each input frame landed).
+/// A coordinator of rooms, each in its own file: `Presenter` (frames onto the lit card:
+/// `LitCard`, the open card and what is lit on it, with `ScanOut`, a lit connector's
+/// buffers, and `FlipTiming`, when flips go out and at which vblank each input frame
+/// landed), `MasterLease` (DRM master as one guarded state) and `Hotplug` (uevents,
+/// rescan coalescing, finding the card). What needs several of them at once is decided
+/// here.
 ///
 /// It waits only through the program's one `EventLoop`: the card and the uevent socket
 /// are watched there (cause "display"), and every timer is a named deadline there, set
@@ -21,37 +22,22 @@ public final class DRMOutput: DisplayOutput {
     public private(set) var size: Size
     public private(set) var rotation: Rotation
 
-    private let request: KMSRequest
-    private let opener: KMSDeviceOpener
-    private var lit: LitCard?
+    private var presenter = Presenter()
     private var lease = MasterLease()
     private var hotplug: Hotplug
-    private var timing = FlipTiming()
     /// The daemon wants the display (false during a hand-over).
     private var wanted = true
-    private var blanked = false
-    /// Frames scanned out (a modeset, a queued flip, or a DirtyFB'd buffer) since start.
-    private var framesShown = 0
     /// Answered from the loop, not from inside the call that caused it (the caller may be
     /// in the middle of its own round): `.none` only shows what is stale.
     private var deferred: (event: OutputEvent, due: Instant)?
     private var registrations: LoopRegistrations<Wake>?
 
-    /// What wakes the output: its descriptors, then its deadlines by their loop names.
-    enum Wake: Hashable, CaseIterable {
-        case card, uevents, latch, flipTimeout, rescan, masterRetry, redraw
-
-        var deadlineName: String? {
-            switch self {
-            case .card, .uevents: nil
-            case .latch: "display flip"
-            case .flipTimeout: "display flip timeout"
-            case .rescan: "display rescan"
-            case .masterRetry: "display master retry"
-            case .redraw: "display redraw"
-            }
-        }
-    }
+    /// What wakes the output: its descriptors, then its deadlines.
+    enum Wake: Hashable { case card, uevents, latch, flipTimeout, rescan, masterRetry, redraw }
+    private static let deadlineNames: [Wake: String] = [
+        .latch: "display flip", .flipTimeout: "display flip timeout", .rescan: "display rescan",
+        .masterRetry: "display master retry", .redraw: "display redraw",
+    ]
 
     /// `placeholder` is the physical size reported (turned by the requested rotation)
     /// while no display exists. Throws for what waiting cannot fix (a mode the connector
@@ -61,50 +47,43 @@ public final class DRMOutput: DisplayOutput {
     }
 
     init(request: KMSRequest, placeholder: Size, opener: KMSDeviceOpener, hotplug: Bool) throws(DRMError) {
-        self.request = request
-        self.opener = opener
         size = request.rotation.logicalSize(physical: placeholder)
         rotation = request.rotation
-        self.hotplug = Hotplug(enabled: hotplug)
+        self.hotplug = Hotplug(request, opener: opener, enabled: hotplug)
         _ = try setUp(initial: true)
     }
 
-    deinit { lit?.freeAll() }
+    deinit { presenter.lit?.freeAll() }
 
     // MARK: DisplayOutput
 
     /// A display shows the lock screen: one is there, a frame reached it, and the panel is
     /// ours (or handed over to an action on purpose).
     public var isShowingFrames: Bool {
-        lit?.scanOut != nil && framesShown > 0 && (lease.holdsMaster || !wanted)
+        presenter.scanOut != nil && presenter.framesShown > 0 && (lease.holdsMaster || !wanted)
     }
 
-    public var connectedDisplay: String? {
-        guard let lit, let scanOut = lit.scanOut else { return nil }
-        return "\(lit.device.path) \(scanOut.selection.connector.name)"
-    }
+    public var connectedDisplay: String? { presenter.displayName }
 
     public func attach(to loop: EventLoop, newestFrame: @escaping () -> ShadowBuffer, events: @escaping (OutputEvent) -> Void) {
-        var names: [Wake: String] = [:]
-        for wake in Wake.allCases { names[wake] = wake.deadlineName }
-        registrations = LoopRegistrations(loop: loop, cause: "display", deadlines: names) { [unowned self] wake, now in
+        registrations = LoopRegistrations(loop: loop, cause: "display", deadlines: Self.deadlineNames) { [unowned self] wake, now in
             events(handle(wake, buffer: newestFrame(), now: now))
         }
-        registrations?.watch(lit?.device.fileDescriptor, as: .card)
+        registrations?.watch(presenter.device?.fileDescriptor, as: .card)
         registrations?.watch(hotplug.uevents?.fileDescriptor, as: .uevents)
         updateDeadlines()
     }
 
     // For the tests, which fire deadlines by hand.
-    var latencyRecords: [VblankLatency.Record] { timing.latency.records }
+    var latencyRecords: [VblankLatency.Record] { presenter.timing.latency.records }
     var masterLease: MasterLease { lease }
 
     /// When the deadline for `wake` is due, as the loop is told after each call.
     func due(_ wake: Wake) -> Instant? {
         switch wake {
         case .card, .uevents: nil
-        case .latch: timing.latchDue
-        case .flipTimeout: [lease.releaseDue, lit?.retiring?.by].compactMap { $0 }.min()
+        case .latch: presenter.timing.latchDue
+        case .flipTimeout: [lease.releaseDue, presenter.retiringDue].compactMap { $0 }.min()
         case .rescan: hotplug.rescanDue
         case .masterRetry: lease.retryDue
         case .redraw: deferred?.due
@@ -113,18 +92,12 @@ public final class DRMOutput: DisplayOutput {
 
     public func present(_ buffer: ShadowBuffer, damage: Damage) throws(DisplayError) {
         defer { updateDeadlines() }
-        guard lit?.scanOut != nil else { return }
-        lit!.scanOut!.damage.add(damage)
-        timing.presentBegins()
-        try flushWhenDue(buffer)
+        if presenter.add(damage) { try flushWhenDue(buffer) }
     }
 
-    public func noteFrame(answering inputs: [Instant], drawing: Duration) {
-        guard let scanOut = lit?.scanOut else { return }
-        timing.noteFrame(answering: inputs, drawing: drawing, on: scanOut)
-    }
+    public func noteFrame(answering inputs: [Instant], drawing: Duration) { presenter.noteFrame(answering: inputs, drawing: drawing) }
 
-    public func endStroke() { timing.endStroke() }
+    public func endStroke() { presenter.endStroke() }
 
     /// What woke the loop for this output; `buffer` holds the newest frame, `now` is the
     /// loop's time (a test's, when it fires a deadline by hand).
@@ -134,7 +107,7 @@ public final class DRMOutput: DisplayOutput {
         case .card: return cardReadable(buffer)
         case .uevents: hotplug.readUevents(now: now)
         case .latch:
-            timing.latchDue = nil
+            presenter.latchPassed()
             show(buffer)
         case .flipTimeout: flipTimedOut(now: now)
         case .rescan:
@@ -158,17 +131,13 @@ public final class DRMOutput: DisplayOutput {
             if !lease.keep(), !lease.holdsMaster { takeMaster(regained: true, now: MonotonicClock.now()) }
             return
         }
-        let held = lease.isHeld
-        guard let lit, lease.release(flipPending: lit.flipPending, now: MonotonicClock.now()) else { return }
-        if held, lease.state == .released { lease.drop(on: lit.device) }
+        guard let device = presenter.device else { return }
+        lease.giveAway(flipPending: presenter.flipPending, now: MonotonicClock.now(), on: device)
     }
 
     public func setBlanked(_ blanked: Bool) {
         defer { updateDeadlines() }
-        guard blanked != self.blanked else { return }
-        self.blanked = blanked
-        if let device = lit?.device, lease.isHeld { lit!.scanOut?.setDPMS(blanked: blanked, on: device) }
-        if !blanked, lit?.scanOut?.damage.canPresent == true {
+        if presenter.setBlanked(blanked, holdingMaster: lease.isHeld) {
             // What was drawn while dark goes out from the loop, which has the newest frame.
             deferred = (deferred?.event ?? .none, MonotonicClock.now())
         }
@@ -184,10 +153,9 @@ public final class DRMOutput: DisplayOutput {
             registrations?.detach()
             registrations = nil
         }
-        guard lit != nil else { return }
-        if let landed = try? lit!.readEvents(), landed != .nothing, lease.flipSettled() { lease.drop(on: lit!.device) }
-        if lease.holdsMaster { lit!.restore(unblanking: blanked) }
-        blanked = false
+        guard let device = presenter.device else { return }
+        if presenter.drainEvents() { lease.settle(on: device) }
+        presenter.restore(holdingMaster: lease.holdsMaster)
         dropCard()
     }
 
@@ -204,14 +172,9 @@ public final class DRMOutput: DisplayOutput {
 
     // MARK: Presenting
 
-    /// Shows what is stale now, or leaves it for the latch deadline (the latest moment
-    /// that still makes the coming vblank), so that input read until then rides the flip.
+    /// Shows what is stale now, or leaves it for the latch deadline.
     private func flushWhenDue(_ buffer: ShadowBuffer) throws(DisplayError) {
-        guard let scanOut = lit?.scanOut, scanOut.flips, scanOut.damage.canPresent, !scanOut.needsModeset,
-              timing.holdsFlip(now: MonotonicClock.now()) else {
-            try flush(buffer)
-            return
-        }
+        if !presenter.waitsForLatch(now: MonotonicClock.now()) { try flush(buffer) }
     }
 
     /// From the loop, where a failure has nobody to be thrown to.
@@ -219,67 +182,50 @@ public final class DRMOutput: DisplayOutput {
         do { try flush(buffer) } catch { Journal.log(.error, "display: \(error)") }
     }
 
-    /// Shows what is stale, if the display can show anything now. A frame refused with
-    /// EPERM means someone took master without telling us (a VT switch, a crashed
+    /// Shows what is stale, if master lets the display show anything now. A frame refused
+    /// with EPERM means someone took master without telling us (a VT switch, a crashed
     /// session manager): the lease says so, and master is asked for again instead of
     /// failing every frame.
     private func flush(_ buffer: ShadowBuffer) throws(DisplayError) {
-        guard let device = lit?.device, lease.isHeld, !blanked, lit?.scanOut?.damage.canPresent == true else { return }
-        do {
-            guard let (shown, copy) = try lit!.scanOut!.show(buffer, rotation: rotation, on: device) else { return }
-            timing.shown(shown, copy: copy)
-            framesShown += 1
-        } catch {
-            timing.abandon()
-            guard error.errno == .permissionDenied || error.errno == .notPermitted else { throw error.asDisplayError }
-            Journal.log(.warning, "display: lost DRM master on \(device.path): \(error)")
-            lease.lost()
-            if wanted { takeMaster(regained: true, now: MonotonicClock.now()) }
-        }
+        guard lease.isHeld, try presenter.flush(buffer, rotation: rotation) == .masterLost else { return }
+        lease.lost()
+        if wanted { takeMaster(regained: true, now: MonotonicClock.now()) }
     }
 
-    /// The card spoke: a flip landed (the frames it carried are on screen since the
-    /// vblank its event names, and what waited may go out), a release that waited for
+    /// The card spoke: a flip landed (what waited may go out), a release that waited for
     /// it goes through, or an error says the card went away.
     private func cardReadable(_ buffer: ShadowBuffer) -> OutputEvent {
-        guard lit != nil else { return .none }
-        let landed: LitCard.Landed
+        guard let device = presenter.device else { return .none }
         do {
-            landed = try lit!.readEvents()
+            guard try presenter.readFlipEvents() != .nothing else { return .none }
         } catch {
             Journal.log(.error, "display: \(error); looking for the display again")
             dropCard()
             return rescan()
         }
-        if landed == .ours, let mode = lit!.scanOut?.selection.mode { timing.flipLanded(lit!.device.lastFlipEvent, mode: mode) }
-        if landed != .nothing, lease.flipSettled() { lease.drop(on: lit!.device) }
-        if landed != .nothing { do { try flushWhenDue(buffer) } catch { Journal.log(.error, "display: \(error)") } }
+        lease.settle(on: device)
+        do { try flushWhenDue(buffer) } catch { Journal.log(.error, "display: \(error)") }
         return .none
     }
 
     /// A flip never landed (a wedged driver, a CRTC turned off under it): what waited
     /// for it goes ahead as if it had, so a hand-over is not held up for ever.
     private func flipTimedOut(now: Instant) {
-        guard lit != nil else { return }
-        lit!.retiringTimedOut(now: now)
-        guard let by = lease.releaseDue, by <= now else { return }
+        presenter.retiringTimedOut(now: now)
+        guard let device = presenter.device, let by = lease.releaseDue, by <= now else { return }
         Journal.log(.warning, "display: the page flip in flight did not land within \(MasterLease.flipTimeout); giving DRM master away regardless")
-        lit!.scanOut?.damage.flipCompleted()
-        timing.abandon()
-        lease.flipSettled()
-        lease.drop(on: lit!.device)
+        presenter.giveUpFlip()
+        lease.settle(on: device)
     }
 
     /// Asks for master (at start, after a hand-over, on the retry deadline). Taken back
     /// after someone else had it, the CRTC may show their picture: our mode is set again
     /// if so, everything is redrawn, and the loop is told (`.redrawAll`).
     private func takeMaster(regained: Bool, now: Instant) {
-        guard let device = lit?.device else { return }
+        guard let device = presenter.device else { return }
         let wasWaiting = lease.isWaiting
-        guard lease.ask(on: device, now: now), let scanOut = lit?.scanOut else { return }
-        lit!.scanOut!.pictureLost(crtcChanged: !scanOut.crtcIsOurs(on: device))
-        guard regained || wasWaiting else { return }
-        Journal.log(.info, "display: took DRM master on \(device.path)\(lit!.scanOut!.needsModeset ? "; setting our mode again" : "")")
+        guard lease.ask(on: device, now: now), let remodes = presenter.masterRegained(), regained || wasWaiting else { return }
+        Journal.log(.info, "display: took DRM master on \(device.path)\(remodes ? "; setting our mode again" : "")")
         deferred = (.redrawAll, now)
     }
 
@@ -295,54 +241,27 @@ public final class DRMOutput: DisplayOutput {
         }
     }
 
-    /// Acts on what `Hotplug.find` found: lights a new selection (master is asked for
-    /// if wanted), or drops what is lit. Returns whether size or rotation (or the display
-    /// itself) changed, which the loop must lay out and draw anew for.
+    /// Acts on what `Hotplug.find` found: another card is adopted (the one before closes,
+    /// master goes with it), and a new selection is lit (master is asked for if wanted).
+    /// Returns whether size or rotation (or the display itself) changed, which the loop
+    /// must lay out and draw anew for.
     private func setUp(initial: Bool) throws(DRMError) -> Bool {
-        switch try hotplug.find(request, initial: initial, lit: lit, opener: opener, forgetCurrent: { dropCard() }) {
-        case .unchanged:
-            return false
-        case .noCard:
-            dropDisplay()
-            return false
-        case .noDisplay(let device):
-            adopt(device)
-            dropDisplay()
-            return false
-        case .display(let device, let card, let selection):
-            adopt(device)
-            dropDisplay()
-            try lit!.light(selection, card: card)
-            let changed = selection.logicalSize != size || selection.rotation != rotation || !initial
-            size = selection.logicalSize
-            rotation = selection.rotation
-            Journal.log(.info, "display: \(device.path) (\(card.driver)) \(selection.connector.name) \(selection.mode) (\(selection.modeReason)), CRTC \(selection.crtcID), rotation \(rotation.degrees)")
-            if wanted && !lease.holdsMaster { takeMaster(regained: false, now: MonotonicClock.now()) }
-            return changed
+        let finding = try hotplug.find(initial: initial, lit: presenter.lit, forgetCurrent: { dropCard() })
+        if let device = finding.device, device !== presenter.device {
+            dropCard()
+            registrations?.watch(device.fileDescriptor, as: .card)
         }
+        guard let selection = try presenter.take(finding, now: MonotonicClock.now()) else { return false }
+        let changed = selection.logicalSize != size || selection.rotation != rotation || !initial
+        (size, rotation) = (selection.logicalSize, selection.rotation)
+        if wanted && !lease.holdsMaster { takeMaster(regained: false, now: MonotonicClock.now()) }
+        return changed
     }
 
-    /// Makes `device` the card in use, closing the one before (master goes with it).
-    private func adopt(_ device: any KMSDevice) {
-        guard lit?.device !== device else { return }
-        dropCard()
-        lit = LitCard(device)
-        registrations?.watch(device.fileDescriptor, as: .card)
-    }
-
-    /// The card is closed or gone: everything on it goes with it, nothing is waited for.
+    /// The card is closed or gone: its descriptor is unwatched before it closes with it.
     private func dropCard() {
-        registrations?.watch(nil, as: .card)  // before the descriptor closes with the card
-        lit?.freeAll()
-        lit = nil
-        timing.abandon()
+        registrations?.watch(nil, as: .card)
+        presenter.closeCard()
         lease.cardGone()
-    }
-
-    /// Forgets the lit display (its connector went away, or another is chosen); what
-    /// waited for one of its flips is given up.
-    private func dropDisplay() {
-        lit?.dropDisplay(now: MonotonicClock.now())
-        timing.abandon()
     }
 }

@@ -11,6 +11,9 @@ struct Hotplug {
     /// Coalescing window for a burst of uevents (a monitor plugged in sends several).
     static let rescanDelay = Duration.milliseconds(150)
 
+    /// What to light (card, connector, mode, rotation) and how cards are opened.
+    let request: KMSRequest
+    let opener: KMSDeviceOpener
     /// Nil where the uevent socket is refused (containers, some sandboxes): the panel
     /// then works as found at start.
     let uevents: NetlinkUevents?
@@ -19,7 +22,9 @@ struct Hotplug {
     /// Said once while no display is there, again after one came and went.
     private var noDisplay = OnceLog()
 
-    init(enabled: Bool) {
+    init(_ request: KMSRequest, opener: KMSDeviceOpener, enabled: Bool) {
+        self.request = request
+        self.opener = opener
         guard enabled else {
             uevents = nil
             return
@@ -62,15 +67,21 @@ struct Hotplug {
         case unchanged
         /// Light `selection` on `device`.
         case display(any KMSDevice, KMSCard, KMSSelection)
+
+        /// The card to keep open, if any.
+        var device: (any KMSDevice)? {
+            switch self {
+            case .noCard, .unchanged: nil
+            case .noDisplay(let device), .display(let device, _, _): device
+            }
+        }
     }
 
     /// Finds the card and the selection, comparing with what `lit` shows. At start
     /// (`initial`), what waiting cannot fix throws (an unreadable device, a mode the
     /// connector does not offer); otherwise, and for what a hotplug may bring, it is said
     /// once and waited for.
-    mutating func find(
-        _ request: KMSRequest, initial: Bool, lit: LitCard?, opener: KMSDeviceOpener, forgetCurrent: () -> Void
-    ) throws(DRMError) -> Finding {
+    mutating func find(initial: Bool, lit: LitCard?, forgetCurrent: () -> Void) throws(DRMError) -> Finding {
         let found: (device: any KMSDevice, card: KMSCard)
         do {
             found = try Self.locate(request, current: lit?.device, opener: opener, forgetCurrent: forgetCurrent)

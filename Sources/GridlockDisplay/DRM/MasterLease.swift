@@ -154,6 +154,18 @@ struct MasterLease: Equatable {
         return took()
     }
 
+    /// The display is given away: master is dropped now, or, under a flip in flight,
+    /// once that flip settles (`settle(on:)`).
+    mutating func giveAway(flipPending: Bool, now: Instant, on device: any KMSDevice) {
+        let held = isHeld
+        if release(flipPending: flipPending, now: now), held, state == .released { drop(on: device) }
+    }
+
+    /// The flip in flight landed or timed out: a release that waited for it goes through.
+    mutating func settle(on device: any KMSDevice) {
+        if flipSettled() { drop(on: device) }
+    }
+
     /// Gives master away; the lease already says released. A refusal is only logged:
     /// there is nothing to retry, the next holder's drmSetMaster tells them.
     func drop(on device: any KMSDevice) {
