@@ -59,9 +59,7 @@ public final class DRMOutput: DisplayOutput {
 
     /// A display shows the lock screen: one is there, a frame reached it, and the panel is
     /// ours (or handed over to an action on purpose).
-    public var isShowingFrames: Bool {
-        presenter.scanOut != nil && presenter.framesShown > 0 && (lease.holdsMaster || !wanted)
-    }
+    public var isShowingFrames: Bool { presenter.hasShownFrames && (lease.holdsMaster || !wanted) }
 
     public var connectedDisplay: String? { presenter.displayName }
 
@@ -92,7 +90,7 @@ public final class DRMOutput: DisplayOutput {
 
     public func present(_ buffer: ShadowBuffer, damage: Damage) throws(DisplayError) {
         defer { updateDeadlines() }
-        if presenter.add(damage) { try flushWhenDue(buffer) }
+        if presenter.add(damage) { try flush(buffer, whenDue: true) }
     }
 
     public func noteFrame(answering inputs: [Instant], drawing: Duration) { presenter.noteFrame(answering: inputs, drawing: drawing) }
@@ -172,22 +170,18 @@ public final class DRMOutput: DisplayOutput {
 
     // MARK: Presenting
 
-    /// Shows what is stale now, or leaves it for the latch deadline.
-    private func flushWhenDue(_ buffer: ShadowBuffer) throws(DisplayError) {
-        if !presenter.waitsForLatch(now: MonotonicClock.now()) { try flush(buffer) }
-    }
-
     /// From the loop, where a failure has nobody to be thrown to.
-    private func show(_ buffer: ShadowBuffer) {
-        do { try flush(buffer) } catch { Journal.log(.error, "display: \(error)") }
+    private func show(_ buffer: ShadowBuffer, whenDue: Bool = false) {
+        do { try flush(buffer, whenDue: whenDue) } catch { Journal.log(.error, "display: \(error)") }
     }
 
-    /// Shows what is stale, if master lets the display show anything now. A frame refused
-    /// with EPERM means someone took master without telling us (a VT switch, a crashed
-    /// session manager): the lease says so, and master is asked for again instead of
-    /// failing every frame.
-    private func flush(_ buffer: ShadowBuffer) throws(DisplayError) {
-        guard lease.isHeld, try presenter.flush(buffer, rotation: rotation) == .masterLost else { return }
+    /// Shows what is stale (`whenDue`: now, or at the latch deadline), if master lets the
+    /// display show anything. A frame refused with EPERM means someone took master
+    /// without telling us (a VT switch, a crashed session manager): the lease says so,
+    /// and master is asked for again instead of failing every frame.
+    private func flush(_ buffer: ShadowBuffer, whenDue: Bool) throws(DisplayError) {
+        let flushed = try presenter.flush(buffer, rotation: rotation, whenDue: whenDue, masterHeld: lease.isHeld, now: MonotonicClock.now())
+        guard flushed == .masterLost else { return }
         lease.lost()
         if wanted { takeMaster(regained: true, now: MonotonicClock.now()) }
     }
@@ -204,7 +198,7 @@ public final class DRMOutput: DisplayOutput {
             return rescan()
         }
         lease.settle(on: device)
-        do { try flushWhenDue(buffer) } catch { Journal.log(.error, "display: \(error)") }
+        show(buffer, whenDue: true)
         return .none
     }
 

@@ -13,8 +13,8 @@ struct Presenter {
     private(set) var framesShown = 0
 
     var device: (any KMSDevice)? { lit?.device }
-    var scanOut: ScanOut? { lit?.scanOut }
     var hasStale: Bool { lit?.scanOut?.damage.canPresent == true }
+    var hasShownFrames: Bool { lit?.scanOut != nil && framesShown > 0 }
     var flipPending: Bool { lit?.flipPending == true }
     /// When the display left behind is freed even if its flip never lands.
     var retiringDue: Instant? { lit?.retiring?.by }
@@ -43,7 +43,7 @@ struct Presenter {
     /// Whether what is stale waits for the latch deadline (the latest moment that still
     /// makes the coming vblank), so that input read until then rides the flip. Only
     /// flips wait: a modeset or a DirtyFB'd buffer is on screen at once anyway.
-    mutating func waitsForLatch(now: Instant) -> Bool {
+    private mutating func waitsForLatch(now: Instant) -> Bool {
         guard let scanOut = lit?.scanOut, scanOut.flips, scanOut.damage.canPresent, !scanOut.needsModeset else { return false }
         return timing.holdsFlip(now: now)
     }
@@ -57,10 +57,14 @@ struct Presenter {
         case masterLost
     }
 
-    /// Shows what is stale, unless the panel is dark; the output has checked that master
-    /// is ours. Other failures are thrown, the damage kept for the next try.
-    mutating func flush(_ buffer: ShadowBuffer, rotation: Rotation) throws(DisplayError) -> Flushed {
-        guard let device = lit?.device, !blanked, hasStale else { return .done }
+    /// Shows what is stale (`whenDue`: unless it waits for the latch deadline) while master
+    /// is held and the panel is lit. Failures other than EPERM are thrown, the damage kept
+    /// for the next try.
+    mutating func flush(
+        _ buffer: ShadowBuffer, rotation: Rotation, whenDue: Bool, masterHeld: Bool, now: Instant
+    ) throws(DisplayError) -> Flushed {
+        if whenDue && waitsForLatch(now: now) { return .done }
+        guard let device = lit?.device, masterHeld, !blanked, hasStale else { return .done }
         do {
             guard let (shown, copy) = try lit!.scanOut!.show(buffer, rotation: rotation, on: device) else { return .done }
             timing.shown(shown, copy: copy)
