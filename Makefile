@@ -84,7 +84,9 @@ BIN := $(SCRATCH)/$(or $(triple.$(ARCH)),$(error ARCH=$(ARCH): builds are for am
 endif
 ifeq ($(DIST),$(HOST_DIST))
 IN_ROOT :=
+NEEDS_ROOT :=
 else ifeq ($(DIST),trixie)
+NEEDS_ROOT := yes
 IN_ROOT = tools/trixie-root $(if $(CROSS),--bind $(ARM64_SDK)) run env DIST=$(DIST) ARCH=$(ARCH) $(if $(CROSS),ARM64_SDK=$(ARM64_SDK))
 else
 $(if $(filter release deb,$(MAKECMDGOALS)),$(error DIST=$(DIST): this machine is $(HOST_DIST); it builds for it and for trixie (DIST=trixie)))
@@ -95,9 +97,11 @@ endif
 # The arm64 SDK's folder: made (once) and found by tools/arm64-sysroot, asked only when needed.
 ARM64_SDK ?= $(eval ARM64_SDK := $(or $(shell tools/arm64-sysroot path),$(error tools/arm64-sysroot failed (above))))$(ARM64_SDK)
 SYSROOT = $(ARM64_SDK)/trixie-arm64.artifactbundle/sdk/sysroot
-# pkg-config reads the arm64 .pc files and prefixes their paths with the sysroot.
-CROSS_ENV = env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
-	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/aarch64-linux-gnu/pkgconfig:$(SYSROOT)/usr/share/pkgconfig
+# pkg-config reads the arm64 .pc files and prefixes their paths with the sysroot. SwiftPM's
+# own reader of .pc files ignores PKG_CONFIG_LIBDIR and would find the root's amd64 ones: it
+# is given the same folders, first, as PKG_CONFIG_PATH.
+SYSROOT_PC_PATH = $(SYSROOT)/usr/lib/aarch64-linux-gnu/pkgconfig:$(SYSROOT)/usr/share/pkgconfig
+CROSS_ENV = env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) PKG_CONFIG_LIBDIR=$(SYSROOT_PC_PATH) PKG_CONFIG_PATH=$(SYSROOT_PC_PATH)
 TARGET_SWIFT = $(if $(IN_ROOT),swift,$(SWIFT))
 SWIFT_TARGET_BUILD = $(IN_ROOT) $(if $(CROSS),$(CROSS_ENV)) $(TARGET_SWIFT) build --scratch-path $(SCRATCH) \
 	$(if $(CROSS),--swift-sdks-path $(ARM64_SDK) --swift-sdk trixie-arm64)
@@ -135,7 +139,7 @@ build: deps
 	$(SWIFT) build
 
 # In the trixie root, the root has the build packages: nothing is installed on the host.
-release: $(if $(IN_ROOT),,deps)
+release: $(if $(NEEDS_ROOT),,deps)
 	$(SWIFT_TARGET_BUILD) $(RELEASE_FLAGS)
 
 # The main job without hardware: the daemon's loop on a recorded gesture, frames into ./demo-out/.
@@ -250,8 +254,8 @@ install: release
 # DIST=trixie: built and checked in the trixie root, whose lintian is Debian 13's; for arm64
 # with `-a arm64` (dpkg-shlibdeps reads the SDK's dpkg database, debian/rules) and without
 # the build-dependency check, since the SDK's sysroot holds the arm64 -dev packages.
-deb: $(if $(IN_ROOT),,deps)
-	$(if $(IN_ROOT),,@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_PACKAGES)")
+deb: $(if $(NEEDS_ROOT),,deps)
+	$(if $(NEEDS_ROOT),,@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_PACKAGES)")
 	mkdir -p dist
 	$(IN_ROOT) dpkg-buildpackage -b -us -uc $(if $(CROSS),-a$(ARCH) -d) --buildinfo-option=-udist --changes-option=-udist \
 		--buildinfo-file=$(DEB_BASE).buildinfo --changes-file=$(DEB_BASE).changes
