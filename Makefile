@@ -71,7 +71,8 @@ VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 # Each target has its own scratch path; only the host's own is .build.
 HOST_ARCH := $(shell dpkg --print-architecture)
 ARCH ?= $(HOST_ARCH)
-triple.amd64 := x86_64-unknown-linux-gnu
+# SwiftPM's folder of a cross build is named by the target's triple; a native build's by the
+# host's (trixie's SwiftPM calls it x86_64-pc-linux-gnu), with a `release` link to it.
 triple.arm64 := aarch64-unknown-linux-gnu
 # Inside the trixie root (its stamp is there) the repository is the host's: never its .build.
 IN_BUILD_ROOT := $(wildcard /etc/gridlock-build-root)
@@ -80,7 +81,7 @@ SCRATCH := .build
 BIN := .build/release
 else
 SCRATCH := .build/$(DIST)-$(ARCH)
-BIN := $(SCRATCH)/$(or $(triple.$(ARCH)),$(error ARCH=$(ARCH): builds are for amd64 and arm64))/release
+BIN := $(SCRATCH)/$(if $(filter $(HOST_ARCH),$(ARCH)),,$(or $(triple.$(ARCH)),$(error ARCH=$(ARCH): builds are for amd64 and arm64))/)release
 endif
 ifeq ($(DIST),$(HOST_DIST))
 IN_ROOT :=
