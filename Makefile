@@ -88,7 +88,9 @@ IN_ROOT :=
 NEEDS_ROOT :=
 else ifeq ($(DIST),trixie)
 NEEDS_ROOT := yes
-IN_ROOT = tools/trixie-root $(if $(CROSS),--bind $(ARM64_SDK)) run env DIST=$(DIST) ARCH=$(ARCH) $(if $(CROSS),ARM64_SDK=$(ARM64_SDK))
+# (debhelper is told that the build runs arm64 binaries, under QEMU: TARGET_RUN below.)
+IN_ROOT = tools/trixie-root $(if $(CROSS),--bind $(ARM64_SDK)) run env DIST=$(DIST) ARCH=$(ARCH) \
+	$(if $(CROSS),ARM64_SDK=$(ARM64_SDK) DEB_BUILD_OPTIONS=crossbuildcanrunhostbinaries)
 else
 $(if $(filter release deb,$(MAKECMDGOALS)),$(error DIST=$(DIST): this machine is $(HOST_DIST); it builds for it and for trixie (DIST=trixie)))
 endif
@@ -112,6 +114,10 @@ TARGET_RUN = $(if $(CROSS),qemu-aarch64 -L $(SYSROOT))
 # The trixie builds are told apart from the Debian 12 one of the same source by their
 # version, 0.1.0+deb13 (higher, so a machine upgraded to Debian 13 takes its own build).
 deb-suffix.trixie := +deb13
+# Where the systemd unit and the udev rules go: /lib in Debian 12; /usr/lib in Debian 13,
+# whose packages ship nothing under the merged-/usr aliases (lintian: aliased-location).
+system-lib.bookworm := /lib
+SYSTEM_LIB := $(or $(system-lib.$(DIST)),/usr/lib)
 DEB_VERSION := $(VERSION)$(deb-suffix.$(DIST))
 DEB_ARCH = $(ARCH)
 DEB_BASE = dist/gridlock_$(DEB_VERSION)_$(DEB_ARCH)
@@ -243,11 +249,11 @@ install: release
 	install -d $(DESTDIR)$(PREFIX)/share/gridlock/demo
 	install -m 0644 examples/demo/gridlock.conf examples/demo/*.evemu $(DESTDIR)$(PREFIX)/share/gridlock/demo/
 	install -D -m 0755 examples/gridlock-gpio-pulse $(DESTDIR)$(PREFIX)/libexec/gridlock/gridlock-gpio-pulse
-	install -d $(DESTDIR)/lib/systemd/system $(DESTDIR)/lib/udev/rules.d
+	install -d $(DESTDIR)$(SYSTEM_LIB)/systemd/system $(DESTDIR)$(SYSTEM_LIB)/udev/rules.d
 	sed 's|/usr/local/sbin/gridlockd|$(PREFIX)/sbin/gridlockd|; s|/usr/local/share/doc|$(PREFIX)/share/doc|' \
-		systemd/gridlockd.service > $(DESTDIR)/lib/systemd/system/gridlockd.service
-	chmod 0644 $(DESTDIR)/lib/systemd/system/gridlockd.service
-	install -m 0644 udev/70-gridlock.rules $(DESTDIR)/lib/udev/rules.d/70-gridlock.rules
+		systemd/gridlockd.service > $(DESTDIR)$(SYSTEM_LIB)/systemd/system/gridlockd.service
+	chmod 0644 $(DESTDIR)$(SYSTEM_LIB)/systemd/system/gridlockd.service
+	install -m 0644 udev/70-gridlock.rules $(DESTDIR)$(SYSTEM_LIB)/udev/rules.d/70-gridlock.rules
 
 # The package: dist/gridlock_VERSION_ARCH.deb (debian/, debhelper), checked by lintian, which
 # fails the build on any error or warning; its informational tags are explained in
