@@ -2,6 +2,8 @@
 # Both install what is missing first (Debian packages), so they work on a fresh Debian 12.
 # While changing the code: `make check` (the Swift suites on the host's toolchain) and
 # `make check-trixie` (the same, also with Debian 13's Swift 6.0.3 in a cached trixie root).
+# The packages: `make deb` (this machine's release), `make deb DIST=trixie [ARCH=arm64]`
+# (Debian 13, amd64 or arm64, in that root), `make dist` (all three; docs/building.md).
 
 PREFIX ?= /usr/local
 DESTDIR ?=
