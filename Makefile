@@ -2,6 +2,8 @@
 # Both install what is missing first (Debian packages), so they work on a fresh Debian 12.
 # While changing the code: `make check` (the Swift suites on the host's toolchain) and
 # `make check-trixie` (the same, also with Debian 13's Swift 6.0.3 in a cached trixie root).
+# The packages: `make deb` (this machine's release), `make deb DIST=trixie [ARCH=arm64]`
+# (Debian 13, amd64 or arm64, in that root), `make dist` (all three; docs/building.md).
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -15,14 +17,14 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
 	-Xlinker -L$(CURDIR)/tools/static-libstdc++ \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/tools/link-order.txt -Xlinker --no-warn-symbol-ordering
-BIN := .build/release
 
 # What building needs (HarfBuzz, fribidi and fontconfig set the messages); what the tests add (evemu tools, systemd-analyze, and QEMU with
 # busybox and kmod for the real-kernel suite; gcc and libc6-dev for its static uhid helper,
 # python3-venv for hid-tools from PyPI in tests/vm/cache/).
 # The names are Debian's; DIST says which release they are for (the host's by default): only
 # the libstdc++ of the release's GCC differs (12 in bookworm, 14 in trixie).
-DIST ?= $(shell . /etc/os-release 2>/dev/null && echo $$VERSION_CODENAME)
+HOST_DIST := $(shell . /etc/os-release 2>/dev/null && echo $$VERSION_CODENAME)
+DIST ?= $(HOST_DIST)
 gcc-major.bookworm := 12
 gcc-major.trixie := 14
 build-packages = libevdev-dev libdrm-dev libcairo2-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libinih-dev libsodium-dev zlib1g-dev \
@@ -40,7 +42,16 @@ TEST_PACKAGES += $(SUITE_FONT_PACKAGES)
 # fallback fonts with fontconfig's cache (fc-cache), and the zone files (tzdata, which a
 # --variant=apt root lacks). The Swift suites start no evemu tool (only tests/e2e and
 # tests/vm do), so evemu-tools is not in it.
-TRIXIE_ROOT_PACKAGES = swiftlang $(call build-packages,trixie) $(SUITE_FONT_PACKAGES) fontconfig tzdata
+# The same root builds and packages the Debian 13 binaries (`make release|deb DIST=trixie`,
+# docs/building.md): Debian's packaging tools, the arm64 binutils that dh_strip and
+# dpkg-shlibdeps use on arm64 binaries, and QEMU's user-mode emulator (qemu-user: static
+# binaries, no binfmt registration) that runs an arm64 binary for help2man and the smoke test.
+TRIXIE_ROOT_PACKAGES = swiftlang $(call build-packages,trixie) $(SUITE_FONT_PACKAGES) fontconfig tzdata \
+	$(DEB_PACKAGES) binutils-aarch64-linux-gnu qemu-user
+# What the arm64 Swift SDK's sysroot holds (tools/arm64-sysroot, cached under
+# /var/cache/gridlock-build/ by a hash of this list): libc, GCC 14's libgcc and libstdc++, the
+# kernel headers and the -dev packages of the build packages, all for trixie.
+ARM64_SYSROOT_PACKAGES = libc6-dev libgcc-14-dev linux-libc-dev $(filter %-dev,$(call build-packages,trixie))
 # Its own scratch path: modules built by one compiler are never read by another.
 TRIXIE_SCRATCH := .build/trixie-amd64
 # The deployed scenarios (tests/vm/deployed): a Debian 12 image built with mmdebstrap, made
@@ -53,10 +64,67 @@ TEST_PACKAGES += mmdebstrap e2fsprogs
 # toolchain may lack.
 DEB_PACKAGES := build-essential debhelper dpkg-dev lintian fakeroot help2man
 VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
-DEB_ARCH = $(shell dpkg --print-architecture)
-DEB_BASE = dist/gridlock_$(VERSION)_$(DEB_ARCH)
 
-.PHONY: all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm install clean deb test-deployed
+# What `make release` and `make deb` build for (docs/building.md): DIST (above) and ARCH,
+# the host's by default, built with the host's toolchain. DIST=trixie builds inside the trixie
+# root with Debian 13's own Swift 6.0.3: natively for ARCH=amd64, and for ARCH=arm64 against
+# the Swift SDK of tools/arm64-sysroot (an arm64 trixie sysroot with swiftlang:arm64's runtime
+# of the same version), so a compiler and a runtime of different versions are never mixed.
+# Each target has its own scratch path; only the host's own is .build.
+HOST_ARCH := $(shell dpkg --print-architecture)
+ARCH ?= $(HOST_ARCH)
+# SwiftPM's folder of a cross build is named by the target's triple; a native build's by the
+# host's (trixie's SwiftPM calls it x86_64-pc-linux-gnu), with a `release` link to it.
+triple.arm64 := aarch64-unknown-linux-gnu
+# Inside the trixie root (its stamp is there) the repository is the host's: never its .build.
+IN_BUILD_ROOT := $(wildcard /etc/gridlock-build-root)
+ifeq ($(DIST)-$(ARCH)$(IN_BUILD_ROOT),$(HOST_DIST)-$(HOST_ARCH))
+SCRATCH := .build
+BIN := .build/release
+else
+SCRATCH := .build/$(DIST)-$(ARCH)
+BIN := $(SCRATCH)/$(if $(filter $(HOST_ARCH),$(ARCH)),,$(or $(triple.$(ARCH)),$(error ARCH=$(ARCH): builds are for amd64 and arm64))/)release
+endif
+ifeq ($(DIST),$(HOST_DIST))
+IN_ROOT :=
+NEEDS_ROOT :=
+else ifeq ($(DIST),trixie)
+NEEDS_ROOT := yes
+# (debhelper is told that the build runs arm64 binaries, under QEMU: TARGET_RUN below.)
+IN_ROOT = tools/trixie-root $(if $(CROSS),--bind $(ARM64_SDK)) run env DIST=$(DIST) ARCH=$(ARCH) \
+	$(if $(CROSS),ARM64_SDK=$(ARM64_SDK) DEB_BUILD_OPTIONS=crossbuildcanrunhostbinaries)
+else
+$(if $(filter release deb,$(MAKECMDGOALS)),$(error DIST=$(DIST): this machine is $(HOST_DIST); it builds for it and for trixie (DIST=trixie)))
+endif
+ifneq ($(ARCH),$(HOST_ARCH))
+CROSS := $(if $(filter trixie-amd64-arm64,$(DIST)-$(HOST_ARCH)-$(ARCH)),yes,$(if $(filter release deb,$(MAKECMDGOALS)),$(error ARCH=$(ARCH) DIST=$(DIST): cross-compiling is from amd64 to arm64 for trixie only (DIST=trixie ARCH=arm64))))
+endif
+# The arm64 SDK's folder: made (once) and found by tools/arm64-sysroot, asked only when needed.
+ARM64_SDK ?= $(eval ARM64_SDK := $(or $(shell tools/arm64-sysroot path),$(error tools/arm64-sysroot failed (above))))$(ARM64_SDK)
+SYSROOT = $(ARM64_SDK)/trixie-arm64.artifactbundle/sdk/sysroot
+# pkg-config reads the arm64 .pc files and prefixes their paths with the sysroot. SwiftPM's
+# own reader of .pc files ignores PKG_CONFIG_LIBDIR and would find the root's amd64 ones: it
+# is given the same folders, first, as PKG_CONFIG_PATH.
+SYSROOT_PC_PATH = $(SYSROOT)/usr/lib/aarch64-linux-gnu/pkgconfig:$(SYSROOT)/usr/share/pkgconfig
+CROSS_ENV = env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) PKG_CONFIG_LIBDIR=$(SYSROOT_PC_PATH) PKG_CONFIG_PATH=$(SYSROOT_PC_PATH)
+TARGET_SWIFT = $(if $(IN_ROOT),swift,$(SWIFT))
+SWIFT_TARGET_BUILD = $(IN_ROOT) $(if $(CROSS),$(CROSS_ENV)) $(TARGET_SWIFT) build --scratch-path $(SCRATCH) \
+	$(if $(CROSS),--swift-sdks-path $(ARM64_SDK) --swift-sdk trixie-arm64)
+# How the build machine runs a target binary (help2man, the package's check): an arm64 one
+# under QEMU's user-mode emulator with the sysroot's libraries, no binfmt registration.
+TARGET_RUN = $(if $(CROSS),qemu-aarch64 -L $(SYSROOT))
+# The trixie builds are told apart from the Debian 12 one of the same source by their
+# version, 0.1.0+deb13 (higher, so a machine upgraded to Debian 13 takes its own build).
+deb-suffix.trixie := +deb13
+# Where the systemd unit and the udev rules go: /lib in Debian 12; /usr/lib in Debian 13,
+# whose packages ship nothing under the merged-/usr aliases (lintian: aliased-location).
+system-lib.bookworm := /lib
+SYSTEM_LIB := $(or $(system-lib.$(DIST)),/usr/lib)
+DEB_VERSION := $(VERSION)$(deb-suffix.$(DIST))
+DEB_ARCH = $(ARCH)
+DEB_BASE = dist/gridlock_$(DEB_VERSION)_$(DEB_ARCH)
+
+.PHONY: all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm install clean deb dist test-deployed
 .PHONY: fuzz fuzz-build fuzz-smoke test-sanitizers test-asan test-tsan
 
 all: release
@@ -79,8 +147,9 @@ install-packages:
 build: deps
 	$(SWIFT) build
 
-release: deps
-	$(SWIFT) build $(RELEASE_FLAGS)
+# In the trixie root, the root has the build packages: nothing is installed on the host.
+release: $(if $(NEEDS_ROOT),,deps)
+	$(SWIFT_TARGET_BUILD) $(RELEASE_FLAGS)
 
 # The main job without hardware: the daemon's loop on a recorded gesture, frames into ./demo-out/.
 demo: release
@@ -107,6 +176,9 @@ check-trixie: deps
 # What tools/trixie-root puts into the root, for the script itself.
 print-trixie-root-packages:
 	@echo $(TRIXIE_ROOT_PACKAGES)
+
+print-arm64-sysroot-packages:
+	@echo $(ARM64_SYSROOT_PACKAGES)
 
 # Every test: the libc boundary, the Swift suites (with Swift 6.0.3 too, so nothing newer
 # slips in), the end-to-end checks of the shipped
@@ -179,21 +251,38 @@ install: release
 	install -d $(DESTDIR)$(PREFIX)/share/gridlock/demo
 	install -m 0644 examples/demo/gridlock.conf examples/demo/*.evemu $(DESTDIR)$(PREFIX)/share/gridlock/demo/
 	install -D -m 0755 examples/gridlock-gpio-pulse $(DESTDIR)$(PREFIX)/libexec/gridlock/gridlock-gpio-pulse
-	install -d $(DESTDIR)/lib/systemd/system $(DESTDIR)/lib/udev/rules.d
+	install -d $(DESTDIR)$(SYSTEM_LIB)/systemd/system $(DESTDIR)$(SYSTEM_LIB)/udev/rules.d
 	sed 's|/usr/local/sbin/gridlockd|$(PREFIX)/sbin/gridlockd|; s|/usr/local/share/doc|$(PREFIX)/share/doc|' \
-		systemd/gridlockd.service > $(DESTDIR)/lib/systemd/system/gridlockd.service
-	chmod 0644 $(DESTDIR)/lib/systemd/system/gridlockd.service
-	install -m 0644 udev/70-gridlock.rules $(DESTDIR)/lib/udev/rules.d/70-gridlock.rules
+		systemd/gridlockd.service > $(DESTDIR)$(SYSTEM_LIB)/systemd/system/gridlockd.service
+	chmod 0644 $(DESTDIR)$(SYSTEM_LIB)/systemd/system/gridlockd.service
+	install -m 0644 udev/70-gridlock.rules $(DESTDIR)$(SYSTEM_LIB)/udev/rules.d/70-gridlock.rules
 
 # The package: dist/gridlock_VERSION_ARCH.deb (debian/, debhelper), checked by lintian, which
 # fails the build on any error or warning; its informational tags are explained in
 # debian/gridlock.lintian-overrides.
-deb: deps
-	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_PACKAGES)"
+# DIST=trixie: built and checked in the trixie root, whose lintian is Debian 13's; for arm64
+# with `-a arm64` (dpkg-shlibdeps reads the SDK's dpkg database, debian/rules) and without
+# the build-dependency check, since the SDK's sysroot holds the arm64 -dev packages.
+deb: $(if $(NEEDS_ROOT),,deps)
+	$(if $(NEEDS_ROOT),,@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_PACKAGES)")
 	mkdir -p dist
-	dpkg-buildpackage -b -us -uc --buildinfo-option=-udist --changes-option=-udist \
+	$(IN_ROOT) dpkg-buildpackage -b -us -uc $(if $(CROSS),-a$(ARCH) -d) --buildinfo-option=-udist --changes-option=-udist \
 		--buildinfo-file=$(DEB_BASE).buildinfo --changes-file=$(DEB_BASE).changes
-	lintian --fail-on error,warning --display-info $(DEB_BASE).changes
+	$(IN_ROOT) lintian --fail-on error,warning --display-info $(DEB_BASE).changes
+
+# The three packages: Debian 12 amd64 (the host's toolchain), Debian 13 amd64 and arm64
+# (trixie's), and their checksums.
+DIST_DEBS = gridlock_$(VERSION)_amd64.deb gridlock_$(VERSION)+deb13_amd64.deb gridlock_$(VERSION)+deb13_arm64.deb
+dist:
+	$(MAKE) --no-print-directory deb DIST=bookworm ARCH=amd64
+	$(MAKE) --no-print-directory deb DIST=trixie ARCH=amd64
+	$(MAKE) --no-print-directory deb DIST=trixie ARCH=arm64
+	cd dist && sha256sum $(DIST_DEBS) > SHA256SUMS
+	cat dist/SHA256SUMS
+
+# One of the variables above, for debian/rules and the scripts (`make -s print-var-BIN`).
+print-var-%:
+	@echo $($*)
 
 clean:
 	rm -rf .build demo-out
