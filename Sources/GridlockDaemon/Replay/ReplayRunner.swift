@@ -93,8 +93,9 @@ public final class ReplayRunner {
         output = options.framesDirectory.map { PNGOutput(size: frame, directory: $0, rotation: rotation) }
             ?? NullOutput(size: frame, rotation: rotation)
         let supervisor = ActionSupervisor(loop: loop, mode: config.action.mode)
-        // Actions take none of the recording's time, as verification takes none.
-        loop.holdsRecordedTime = { !supervisor.isIdle }
+        // Actions take none of the recording's time, as verification takes none. Weakly: the
+        // supervisor holds the loop, which would otherwise hold it back.
+        loop.holdsRecordedTime = { [weak supervisor] in supervisor.map { !$0.isIdle } ?? false }
         let state = options.statePath.map {
             StateFile.open($0, schedule: config.lockout.schedule, patterns: config.patterns)
         } ?? StateFile(path: nil)
