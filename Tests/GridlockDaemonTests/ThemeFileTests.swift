@@ -20,7 +20,8 @@ import Testing
         let settings = try result.get()
         #expect(settings.theme.node == Color(red: 0x11, green: 0x22, blue: 0x33))
         #expect(settings.theme.prompt == "Draw")
-        #expect(settings.grid.shape == (try GridShape(rows: 4, columns: 4)))
+        let fourByFour = try GridShape(rows: 4, columns: 4)  // outside #expect, for Swift 6.0
+        #expect(settings.grid.shape == fourByFour)
         #expect(settings.display.rotation == .clockwise90)
     }
 
