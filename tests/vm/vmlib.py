@@ -348,7 +348,9 @@ class Guest:
         self.times["ready"] = time.monotonic() - self.t0
         return m
 
-    def _connect(self, path, timeout=10):
+    def _connect(self, path, timeout=120):
+        """QEMU's socket, once QEMU has made it. The timeout only tells a hung QEMU from a slow
+        start (a loaded host can take well over 10 s before QEMU listens); it measures nothing."""
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -360,7 +362,7 @@ class Guest:
                 if self.process.poll() is not None:
                     raise VMError("QEMU exited: " + self.process.stdout.read().decode(errors="replace"))
                 if time.monotonic() > deadline:
-                    raise VMError(f"no QEMU socket {path}")
+                    raise VMError(f"no QEMU socket {path} after {timeout} s, though QEMU still runs")
                 time.sleep(0.02)
 
     def stop(self, timeout=10):
