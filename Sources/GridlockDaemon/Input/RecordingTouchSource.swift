@@ -17,14 +17,16 @@ public final class RecordingTouchSource: TouchSource {
     private var upcoming: InputEvent?
     /// Added to a recorded time to get the time it is played at.
     private let offset: Duration
+    /// When the first event plays.
+    public let startTime: Instant
     private var nextEvent: EventLoop.Deadline?
     private var emit: (TouchEvent, Instant) -> Void = { _, _ in }
     /// Why the playing stopped before the recording's end.
     public private(set) var failure: RecordingError?
 
-    /// `start` is when the first event plays: now for gridlockd, the first event's own
-    /// time for a replay in the recording's time.
-    public init(events: RecordedEvents, pipeline: TouchPipeline, start: (_ first: Instant?) -> Instant) {
+    /// `start` is when the first event plays: now for gridlockd; nil, the first event's
+    /// own time, for a replay in the recording's time.
+    public init(events: RecordedEvents, pipeline: TouchPipeline, start: Instant?) {
         self.events = events
         self.pipeline = pipeline
         do {
@@ -32,12 +34,13 @@ public final class RecordingTouchSource: TouchSource {
         } catch {
             failure = error
         }
-        let first = upcoming?.time
-        offset = start(first).duration(since: first ?? .zero)
+        let first = upcoming?.time ?? .zero
+        startTime = start ?? first
+        offset = startTime.duration(since: first)
     }
 
     public convenience init(recording: EvemuRecording, pipeline: TouchPipeline, start: Instant) {
-        self.init(events: RecordedEventList(recording), pipeline: pipeline) { _ in start }
+        self.init(events: RecordedEventList(recording), pipeline: pipeline, start: start)
     }
 
     public func attach(to loop: EventLoop, emit: @escaping (TouchEvent, Instant) -> Void) {

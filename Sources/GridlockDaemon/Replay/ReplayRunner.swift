@@ -77,19 +77,15 @@ public final class ReplayRunner {
         }
         let pipeline: TouchPipeline
         do {
-            pipeline = try TouchPipeline(
-                device: options.events.device, calibration: config.touch.calibration ?? .identity, rotation: rotation,
-                frame: frame)
+            pipeline = try DaemonParts.touchPipeline(for: config, device: options.events.device, frame: frame, rotation: rotation)
         } catch {
-            throw .input("\(error)")
+            // Its one failure, `.touch`, names the device and the reason.
+            guard case .touch(let reason) = error else { throw .input("\(error)") }
+            throw .input(reason)
         }
-        var start = Instant.zero
-        touch = RecordingTouchSource(events: options.events, pipeline: pipeline) { first in
-            start = first ?? .zero
-            return start
-        }
-        origin = start
-        loop.playRecordedTime(from: start)
+        touch = RecordingTouchSource(events: options.events, pipeline: pipeline, start: nil)
+        origin = touch.startTime
+        loop.playRecordedTime(from: origin)
         output = options.framesDirectory.map { PNGOutput(size: frame, directory: $0, rotation: rotation) }
             ?? NullOutput(size: frame, rotation: rotation)
         let supervisor = ActionSupervisor(loop: loop, mode: config.action.mode)
