@@ -27,9 +27,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CACHE = os.environ.get("GRIDLOCK_VM_CACHE", os.path.join(HERE, "cache"))
 BIN = os.environ.get("BIN", os.path.join(ROOT, ".build", "release"))
+# The arm64 guest's binaries: the Debian 13 arm64 build (make release DIST=trixie ARCH=arm64).
+ARM64_BIN = os.environ.get("ARM64_BIN", os.path.join(ROOT, ".build", "trixie-arm64", "aarch64-unknown-linux-gnu",
+                                                     "release"))
 HOST_PACKAGES = ["qemu-system-x86", "busybox-static", "cpio", "kmod", "evemu-tools", "xz-utils",
                  "gcc", "libc6-dev", "python3-venv",  # guest/hidplay.c, hid-tools (tests/vm/hid.py)
-                 "make", "libelf1"]  # tests/vm/build-vkms (kbuild and its objtool)
+                 "make", "libelf1",  # tests/vm/build-vkms (kbuild and its objtool)
+                 # the arm64 guest: its QEMU, Debian's cross compiler and binutils for its
+                 # helpers, mmdebstrap for its Debian files (tests/vm/fetch-guest-tree)
+                 "qemu-system-arm", "gcc-aarch64-linux-gnu", "mmdebstrap"]
+ARCHES = ("amd64", "arm64")
 DRIVERS = ("bochs", "virtio", "vkms")
 # vkms: the kernel's virtual KMS driver, built for the guest's kernel (tests/vm/build-vkms);
 # its vblank is an hrtimer at the mode's refresh rate, so page flips complete on a real clock.
@@ -62,20 +69,24 @@ def ensure_host_packages():
                    stdout=subprocess.DEVNULL)
 
 
-_prepared = None
+_prepared = {}
 
 
-def prepare():
-    """(kernel dir, base initramfs path), fetched and built only when something changed."""
-    global _prepared
-    if _prepared is None:
+def prepare(arch="amd64"):
+    """(kernel dir, base initramfs path) of a guest architecture, fetched and built only when
+    something changed. amd64: Debian 12's kernel and the host's release build; arm64: Debian
+    13's arm64 kernel and the Debian 13 arm64 build."""
+    if arch not in _prepared:
         ensure_host_packages()
-        kernel = subprocess.run([os.path.join(HERE, "fetch-kernel")], check=True,
+        where = [] if arch == "amd64" else ["--dist", "trixie", "--arch", arch]
+        kernel = subprocess.run([os.path.join(HERE, "fetch-kernel")] + where, check=True,
                                 stdout=subprocess.PIPE, text=True).stdout.strip()
-        initramfs = subprocess.run([os.path.join(HERE, "build-initramfs"), kernel, BIN], check=True,
-                                   stdout=subprocess.PIPE, text=True).stdout.strip()
-        _prepared = (kernel, initramfs)
-    return _prepared
+        build = [os.path.join(HERE, "build-initramfs"), kernel, BIN]
+        if arch == "arm64":
+            build = [os.path.join(HERE, "build-initramfs"), kernel, ARM64_BIN, "--arch", "arm64"]
+        initramfs = subprocess.run(build, check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
+        _prepared[arch] = (kernel, initramfs)
+    return _prepared[arch]
 
 
 def cpio_newc(files):
@@ -245,9 +256,18 @@ class Guest:
     """One QEMU run. Use as a context manager; the VM is killed on exit if still running."""
 
     def __init__(self, driver="bochs", mode=(1280, 800), files=None, memory=256, boot_timeout=60,
-                 command_timeout=120, name="vm", kernel_args="", speaker_wav=None):
+                 command_timeout=120, name="vm", kernel_args="", speaker_wav=None, arch="amd64"):
         if driver not in DRIVERS:
             raise VMError(f"unknown driver {driver!r} (bochs, virtio or vkms)")
+        if arch not in ARCHES:
+            raise VMError(f"unknown architecture {arch!r} (amd64 or arm64)")
+        if arch == "arm64" and (driver != "virtio" or speaker_wav):
+            raise VMError("the arm64 guest has a virtio-gpu display and no PC speaker (driver='virtio')")
+        # arm64: qemu-system-aarch64 -M virt under TCG, several times slower than the amd64
+        # guest; its boot and commands are given more time (a hang is still told apart).
+        self.arch = arch
+        if arch == "arm64":
+            memory, boot_timeout, command_timeout = max(memory, 512), boot_timeout * 3, command_timeout * 2
         self.driver, self.mode, self.files = driver, tuple(mode), dict(files or {})
         self.memory, self.boot_timeout, self.command_timeout = memory, boot_timeout, command_timeout
         self.name, self.kernel_args = name, kernel_args
@@ -277,6 +297,23 @@ class Guest:
 
     def qemu_command(self, kernel, initrd):
         width, height = self.mode
+        if self.arch == "arm64":
+            # The virt board's PL011 UART is the console; the control channel is a virtio
+            # console (hvc0), since the board has one UART only. The guest's init reads the
+            # two names from gridlock.console= and gridlock.control=.
+            return ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-accel", "tcg",
+                    "-m", str(self.memory), "-smp", "1",
+                    "-nodefaults", "-no-user-config", "-no-reboot", "-display", "none",
+                    "-kernel", os.path.join(kernel, "Image"), "-initrd", initrd,
+                    "-append", f"console=ttyAMA0 quiet panic=-1 gridlock.driver={self.driver} "
+                               f"gridlock.console=ttyAMA0 gridlock.control=hvc0 "
+                               f"gridlock.timeout={self.command_timeout} {self.kernel_args}".rstrip(),
+                    "-chardev", f"file,id=log,path={self.serial_path}", "-serial", "chardev:log",
+                    "-device", "virtio-serial-pci",
+                    "-chardev", f"socket,id=ctl,path={self.work}/control.sock,server=on,wait=off",
+                    "-device", "virtconsole,chardev=ctl",
+                    "-qmp", f"unix:{self.work}/qmp.sock,server=on,wait=off",
+                    "-device", f"virtio-gpu-pci,xres={width},yres={height}"]
         cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", str(self.memory), "-smp", "1",
                "-nodefaults", "-no-user-config", "-no-reboot", "-display", "none",
                "-kernel", os.path.join(kernel, "vmlinux"), "-initrd", initrd,
@@ -325,7 +362,7 @@ class Guest:
         return files
 
     def start(self):
-        kernel, base = prepare()
+        kernel, base = prepare(self.arch)
         if self.driver == "vkms":
             self.files.update(self.vkms_files(kernel))
         initrd = os.path.join(self.work, "initrd")
@@ -383,7 +420,7 @@ class Guest:
                 s.close()
         return self.process.returncode
 
-    # -- serial log (ttyS0) -----------------------------------------------------------------
+    # -- serial log (ttyS0; ttyAMA0 on arm64) ---------------------------------------------
 
     def serial(self):
         try:
@@ -413,7 +450,7 @@ class Guest:
         return "\n".join(line[len("gridlockd| "):] for line in self.serial().splitlines()
                          if line.startswith("gridlockd| "))
 
-    # -- control channel (ttyS1) ------------------------------------------------------------
+    # -- control channel (ttyS1; hvc0 on arm64) -------------------------------------------
 
     def _id(self):
         self.next_id += 1
