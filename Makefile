@@ -57,6 +57,9 @@ TRIXIE_SCRATCH := .build/trixie-amd64
 # The deployed scenarios (tests/vm/deployed): a Debian 12 image built with mmdebstrap, made
 # into ext4 by mke2fs -d.
 TEST_PACKAGES += mmdebstrap e2fsprogs
+# The arm64 guest (tests/vm/suite --arch arm64): its QEMU, and Debian's cross compiler for
+# its static helpers (with the cross binutils that strip its binaries).
+TEST_PACKAGES += qemu-system-arm gcc-aarch64-linux-gnu
 
 # `make deb`: Debian's packaging tools. The version is debian/changelog's first line, the
 # only place it is written.
@@ -124,7 +127,7 @@ DEB_VERSION := $(VERSION)$(deb-suffix.$(DIST))
 DEB_ARCH = $(ARCH)
 DEB_BASE = dist/gridlock_$(DEB_VERSION)_$(DEB_ARCH)
 
-.PHONY: all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm install clean deb dist test-deployed
+.PHONY: all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm test-arm64 install clean deb dist test-deployed
 .PHONY: fuzz fuzz-build fuzz-smoke test-sanitizers test-asan test-tsan
 
 all: release
@@ -181,8 +184,8 @@ print-arm64-sysroot-packages:
 	@echo $(ARM64_SYSROOT_PACKAGES)
 
 # Every test: the libc boundary, the Swift suites (with Swift 6.0.3 too, so nothing newer
-# slips in), the end-to-end checks of the shipped
-# binaries, then the same binaries on a real kernel under QEMU.
+# slips in), the end-to-end checks of the shipped binaries, the same binaries on a real
+# kernel under QEMU, then the Debian 13 arm64 build on Debian 13's arm64 kernel.
 test: test-deps
 	tests/check-boundary
 	tests/check-test-names
@@ -193,12 +196,22 @@ test: test-deps
 	$(MAKE) --no-print-directory release
 	tests/e2e/run
 	$(MAKE) --no-print-directory test-vm
+	$(MAKE) --no-print-directory test-arm64
 
 # Real-kernel tests: Debian's kernel under QEMU, a DRM display (bochs, virtio-gpu) and a uinput
 # touchscreen; the kernel and the initramfs are cached in tests/vm/cache/ (see docs/testing.md).
 test-vm: test-deps release
 	tests/vm/suite
 	$(MAKE) --no-print-directory test-deployed
+
+# The arm64 tier (docs/testing.md, "The arm64 guest"): the Debian 13 arm64 build,
+# cross-compiled in the trixie root; its `gridlock demo` under QEMU's user-mode emulator,
+# byte for byte the Debian 13 amd64 build's (tests/check-arm64); then the core of the
+# real-kernel suite on Debian 13's arm64 kernel in qemu-system-aarch64.
+test-arm64: test-deps
+	$(MAKE) --no-print-directory release DIST=trixie ARCH=arm64
+	tests/check-arm64
+	tests/vm/suite --arch arm64
 
 # The package as deployed: `make deb`, then apt, systemd and udev in a Debian 12 image under
 # QEMU (tests/vm/deployed; the image is cached in tests/vm/cache/image/).
