@@ -151,7 +151,10 @@ build: deps
 	$(SWIFT) build
 
 # In the trixie root, the root has the build packages: nothing is installed on the host.
+# An SDK given by hand (ARM64_SDK=DIR) is checked against the root's compiler first.
+VERIFY_SDK = $(if $(and $(CROSS),$(NEEDS_ROOT)),tools/arm64-sysroot verify $(ARM64_SDK))
 release: $(if $(NEEDS_ROOT),,deps)
+	$(VERIFY_SDK)
 	$(SWIFT_TARGET_BUILD) $(RELEASE_FLAGS)
 
 # The main job without hardware: the daemon's loop on a recorded gesture, frames into ./demo-out/.
@@ -278,10 +281,16 @@ install: release
 # the build-dependency check, since the SDK's sysroot holds the arm64 -dev packages.
 deb: $(if $(NEEDS_ROOT),,deps)
 	$(if $(NEEDS_ROOT),,@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_PACKAGES)")
+	$(VERIFY_SDK)
 	mkdir -p dist
+	rm -f $(DEB_BASE).deb $(DEB_BASE).changes $(DEB_BASE).buildinfo
 	$(IN_ROOT) dpkg-buildpackage -b -us -uc $(if $(CROSS),-a$(ARCH) -d) --buildinfo-option=-udist --changes-option=-udist \
-		--buildinfo-file=$(DEB_BASE).buildinfo --changes-file=$(DEB_BASE).changes
-	$(IN_ROOT) lintian --fail-on error,warning --display-info $(DEB_BASE).changes
+		--buildinfo-file=$(DEB_BASE).buildinfo --changes-file=$(DEB_BASE).changes \
+		|| { rm -f $(DEB_BASE).deb $(DEB_BASE).changes $(DEB_BASE).buildinfo; exit 1; }
+	@# A package lintian refuses is not left in dist/ to be installed by mistake.
+	$(IN_ROOT) lintian --fail-on error,warning --display-info $(DEB_BASE).changes \
+		|| { rm -f $(DEB_BASE).deb $(DEB_BASE).changes $(DEB_BASE).buildinfo; \
+		     echo "make deb: lintian refused $(DEB_BASE).deb (above); it was removed" >&2; exit 1; }
 
 # The three packages: Debian 12 amd64 (the host's toolchain), Debian 13 amd64 and arm64
 # (trixie's), and their checksums.
