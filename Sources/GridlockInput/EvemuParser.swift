@@ -14,14 +14,56 @@ extension EvemuRecording {
     ///
     /// `file` is only used to name the place of an error.
     public init(parsing text: String, file: String = "<recording>") throws(RecordingError) {
+        try self.init(parsing: text, file: file, bytesFirst: true)
+    }
+
+    /// `bytesFirst: false` reads every line through the `Character` path alone: the
+    /// reference the byte path is tested against.
+    init(parsing text: String, file: String, bytesFirst: Bool) throws(RecordingError) {
         var parser = EvemuParser(file: file)
-        var number = 0
-        var events: [InputEvent] = []
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            number += 1
-            if let event = try parser.consume(line, number: number) { events.append(event) }
+        var text = text
+        // Lines end at "\n" only when the text has no other character Swift counts as a
+        // line break ("\r", "\u{0B}", "\u{0C}", U+0085, U+2028, U+2029): then the bytes can
+        // be cut at each "\n" and every line is the one `split(whereSeparator: \.isNewline)`
+        // would make.
+        let plainLines = bytesFirst && text.withUTF8 { EvemuParser.hasOnlyLineFeeds($0) }
+        guard plainLines else {
+            var number = 0
+            var events: [InputEvent] = []
+            for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+                number += 1
+                if let event = try parser.consume(line, number: number) { events.append(event) }
+            }
+            self = EvemuRecording(device: try parser.device(lastLine: number), events: events)
+            return
         }
-        self = EvemuRecording(device: try parser.device(lastLine: number), events: events)
+        let parsed: Result<(events: [InputEvent], lines: Int), RecordingError> = text.withUTF8 { bytes in
+            var events: [InputEvent] = []
+            // A recording is mostly E: lines of about 40 bytes each.
+            events.reserveCapacity(bytes.count / 40)
+            var number = 0
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+                number += 1
+                do throws(RecordingError) {
+                    if let event = try parser.consume(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end]), number: number) {
+                        events.append(event)
+                    }
+                } catch {
+                    return .failure(error)
+                }
+                start = end + 1
+            }
+            return .success((events, number))
+        }
+        switch parsed {
+        case .success(let result):
+            self = EvemuRecording(device: try parser.device(lastLine: result.lines), events: result.events)
+        case .failure(let error):
+            throw error
+        }
     }
 }
 
@@ -85,9 +127,14 @@ public final class EvemuFileStream: RecordedEvents {
             pending = nil
             return event
         }
-        while let line = try Self.line(reader, reader.path) {
+        while var line = try Self.line(reader, reader.path) {
             number += 1
-            if let event = try parser.consume(line, number: number) { return event }
+            let quick = line.withUTF8 { parser.consumeQuickly($0) }
+            switch quick {
+            case .skipped: continue
+            case .event(let event): return event
+            case .unsure: if let event = try parser.consume(line, number: number) { return event }
+            }
         }
         return nil
     }
@@ -121,6 +168,154 @@ private struct EvemuParser {
     var maskBytes: [UInt16: Int] = [:]
     var axes: [UInt16: AbsInfo] = [:]
     init(file: String) { self.file = file }
+
+    /// `consume` of a line given as its UTF-8 bytes: the common lines (blank, `#` comments,
+    /// well-formed `E:` events) are read from the bytes; every other line, and any line the
+    /// bytes leave in doubt, goes through `consume` as text, which reads or refuses it.
+    mutating func consume(bytes line: UnsafeBufferPointer<UInt8>, number: Int) throws(RecordingError) -> InputEvent? {
+        switch consumeQuickly(line) {
+        case .skipped: return nil
+        case .event(let event): return event
+        case .unsure: return try consume(Substring(String(decoding: line, as: UTF8.self)), number: number)
+        }
+    }
+
+    /// What the byte path made of a line.
+    enum QuickLine {
+        case skipped
+        case event(InputEvent)
+        /// Not a line the byte path reads: `consume` decides, with the same state.
+        case unsure
+    }
+
+    /// The byte path. It accepts only lines that `consume` reads to the very same result,
+    /// all ASCII where it looks (a byte of 0x80 or more can start a character that joins
+    /// with the one before, e.g. "#" and a combining keycap, which `consume` would not read
+    /// as "#"), and changes the state only as `consume` would for them. Everything else
+    /// is `.unsure`, untouched. Reading bytes instead of `Character`s, and making no
+    /// `String` for a line that parses, is what makes a recording quick to read.
+    mutating func consumeQuickly(_ line: UnsafeBufferPointer<UInt8>) -> QuickLine {
+        let space: UInt8 = 0x20, tab: UInt8 = 0x09, hash: UInt8 = 0x23
+        var i = 0
+        while i < line.count && (line[i] == space || line[i] == tab) { i += 1 }
+        if i == line.count { return .skipped }
+        // The first non-blank line decides the format version: left to `consume`.
+        guard sawContent else { return .unsure }
+        if line[0] == hash { return line.count == 1 || line[1] < 0x80 ? .skipped : .unsure }
+        guard line.count >= 2, line[0] == UInt8(ascii: "E"), line[1] == UInt8(ascii: ":"), stage >= .id else {
+            return .unsure
+        }
+        // The fields, up to a `#` description; exactly four, ASCII, split by blanks.
+        var fields: [(start: Int, end: Int)] = []
+        fields.reserveCapacity(4)
+        i = 2
+        while i < line.count {
+            let byte = line[i]
+            if byte == hash {
+                if i + 1 < line.count && line[i + 1] >= 0x80 { return .unsure }
+                break
+            }
+            if byte >= 0x80 { return .unsure }
+            if byte == space || byte == tab {
+                i += 1
+                continue
+            }
+            let start = i
+            while i < line.count, line[i] != space, line[i] != tab, line[i] != hash {
+                if line[i] >= 0x80 { return .unsure }
+                i += 1
+            }
+            guard fields.count < 4 else { return .unsure }
+            fields.append((start, i))
+        }
+        guard fields.count == 4,
+            let time = Self.quickTime(line, fields[0]),
+            let type = Self.quickHex(line, fields[1]),
+            let code = Self.quickHex(line, fields[2]),
+            let value = Self.quickDecimal(line, fields[3])
+        else { return .unsure }
+        stage = .events
+        return .event(InputEvent(time: time, type: type, code: code, value: value))
+    }
+
+    /// `<seconds>.<six digits>`, as `time` reads it; nil for anything else.
+    static func quickTime(_ line: UnsafeBufferPointer<UInt8>, _ field: (start: Int, end: Int)) -> Instant? {
+        var i = field.start
+        var seconds: Int64 = 0
+        while i < field.end, let digit = asciiDigit(line[i]) {
+            // More digits than this is left to `time` (and refused there).
+            guard i - field.start < 18 else { return nil }
+            seconds = seconds * 10 + Int64(digit)
+            i += 1
+        }
+        guard i > field.start, i < field.end, line[i] == UInt8(ascii: "."), field.end - (i + 1) == 6 else { return nil }
+        var micros: Int64 = 0
+        for j in (i + 1)..<field.end {
+            guard let digit = asciiDigit(line[j]) else { return nil }
+            micros = micros * 10 + Int64(digit)
+        }
+        guard seconds <= Int64.max / 1_000_000_000 - 1 else { return nil }
+        return Instant(nanoseconds: seconds * 1_000_000_000 + micros * 1_000)
+    }
+
+    /// One to four hex digits, as `hex(_:digits: 4, ...)` reads them.
+    static func quickHex(_ line: UnsafeBufferPointer<UInt8>, _ field: (start: Int, end: Int)) -> UInt16? {
+        guard (1...4).contains(field.end - field.start) else { return nil }
+        var value: UInt16 = 0
+        for i in field.start..<field.end {
+            let byte = line[i]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt16(digit)
+        }
+        return value
+    }
+
+    /// A 32-bit decimal integer with an optional sign, as `Int32(_:)` reads it.
+    static func quickDecimal(_ line: UnsafeBufferPointer<UInt8>, _ field: (start: Int, end: Int)) -> Int32? {
+        var i = field.start
+        var negative = false
+        if line[i] == UInt8(ascii: "-") || line[i] == UInt8(ascii: "+") {
+            negative = line[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        guard i < field.end, field.end - i <= 10 else { return nil }
+        var magnitude: Int64 = 0
+        while i < field.end {
+            guard let digit = asciiDigit(line[i]) else { return nil }
+            magnitude = magnitude * 10 + Int64(digit)
+            i += 1
+        }
+        let value = negative ? -magnitude : magnitude
+        guard value >= Int64(Int32.min), value <= Int64(Int32.max) else { return nil }
+        return Int32(value)
+    }
+
+    static func asciiDigit(_ byte: UInt8) -> UInt8? {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : nil
+    }
+
+    /// Whether "\n" is the text's only line break, by its UTF-8 bytes: no "\r", VT or FF,
+    /// and no lead byte of U+0085 (0xC2 0x85) or U+2028/U+2029 (0xE2 0x80 0xA8/0xA9).
+    static func hasOnlyLineFeeds(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < bytes.count {
+            switch bytes[i] {
+            case 0x0B, 0x0C, 0x0D: return false
+            case 0xC2 where i + 1 < bytes.count && bytes[i + 1] == 0x85: return false
+            case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
+                return false
+            default: break
+            }
+            i += 1
+        }
+        return true
+    }
 
     /// The line's event, for an `E:` line; nil for every other line.
     mutating func consume(_ line: Substring, number: Int) throws(RecordingError) -> InputEvent? {
