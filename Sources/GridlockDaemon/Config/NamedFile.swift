@@ -52,7 +52,7 @@ enum NamedFileCheck {
         case .touchDevice:
             guard config.touch.backend == .replay else { return deviceProblem(path, major: inputMajor, "an input device") }
             do {
-                _ = try DaemonParts.loadRecording(path)
+                try DaemonParts.checkRecording(path)
                 return nil
             } catch {
                 if case .touch(let reason) = error { return reason }

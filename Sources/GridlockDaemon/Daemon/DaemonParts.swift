@@ -2,6 +2,7 @@ import GridlockCore
 import GridlockDisplay
 import GridlockInput
 import LinuxSys
+import Synchronization
 
 /// What a `Daemon` is made of. `DaemonParts(config:options:)` builds them as the config
 /// says (gridlockd, `gridlock enroll`); a test builds them from fakes.
@@ -185,14 +186,41 @@ extension DaemonParts {
     public static let recordingLimit = 64 << 20
 
     public static func loadRecording(_ path: String) throws(DaemonError) -> EvemuRecording {
-        let bytes: [UInt8]
+        let bytes = try recordingBytes(path)
+        let shelved = recordingShelf.withLock { shelf in
+            defer { shelf = nil }
+            return shelf
+        }
+        if let shelved, shelved.path == path, shelved.bytes == bytes { return shelved.recording }
+        return try parseRecording(bytes, path)
+    }
+
+    /// `loadRecording` for the configuration's check of `[touch] device=` (`NamedFileCheck`):
+    /// what it parsed is kept for the `loadRecording` that comes next.
+    static func checkRecording(_ path: String) throws(DaemonError) {
+        let bytes = try recordingBytes(path)
+        let recording = try parseRecording(bytes, path)
+        recordingShelf.withLock { $0 = (path, bytes, recording) }
+    }
+
+    /// The recording the last check parsed, for the replay backend or the demo that loads
+    /// the same configuration right after (gridlockd's start and every reload check it,
+    /// then build their touch source): taken once, and only while the file holds the very
+    /// bytes parsed, so a recording is parsed once, not twice, as `ThemeImageCheck` keeps
+    /// decoded images. What nobody takes is let go at the next check or load.
+    private static let recordingShelf = Mutex<(path: String, bytes: [UInt8], recording: EvemuRecording)?>(nil)
+
+    private static func recordingBytes(_ path: String) throws(DaemonError) -> [UInt8] {
         do {
-            bytes = try AtomicFile.regularFileContents(of: path, limit: recordingLimit)
+            return try AtomicFile.regularFileContents(of: path, limit: recordingLimit)
         } catch where error.errno == .noSuchFile {
             throw .touch("recording \(path) does not exist")
         } catch {
             throw .touch("\(error)")
         }
+    }
+
+    private static func parseRecording(_ bytes: [UInt8], _ path: String) throws(DaemonError) -> EvemuRecording {
         do {
             return try EvemuRecording(parsing: String(decoding: bytes, as: UTF8.self), file: path)
         } catch {
