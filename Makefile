@@ -1,5 +1,7 @@
 # gridlock: the two commands of the README are `make demo` and `make test`.
-# Both install what is missing first (Debian packages), so they work on a fresh Debian 12.
+# Both install what is missing first (Debian packages), so they work on a fresh Debian 12
+# with a Swift toolchain; on Debian 13 that is Debian's swiftlang, installed like the rest
+# (`make demo` and `make check` there: tests/check-newcomer-trixie).
 # While changing the code: `make check` (the Swift suites on the host's toolchain) and
 # `make check-trixie` (the same, also with Debian 13's Swift 6.0.3 in a cached trixie root).
 # The packages: `make deb` (this machine's release), `make deb DIST=trixie [ARCH=arm64]`
