@@ -1,5 +1,7 @@
 # gridlock: the two commands of the README are `make demo` and `make test`.
-# Both install what is missing first (Debian packages), so they work on a fresh Debian 12.
+# Both install what is missing first (Debian packages), so they work on a fresh Debian 12
+# with a Swift toolchain; on Debian 13 that is Debian's swiftlang, installed like the rest
+# (`make demo` and `make check` there: tests/check-newcomer-trixie).
 # While changing the code: `make check` (the Swift suites on the host's toolchain) and
 # `make check-trixie` (the same, also with Debian 13's Swift 6.0.3 in a cached trixie root).
 # The packages: `make deb` (this machine's release), `make deb DIST=trixie [ARCH=arm64]`
@@ -7,7 +9,19 @@
 
 PREFIX ?= /usr/local
 DESTDIR ?=
-SWIFT ?= swift
+HOST_DIST := $(shell . /etc/os-release 2>/dev/null && echo $$VERSION_CODENAME)
+# The Swift toolchain: SWIFT if given, else `swift` on PATH, else the one unpacked in
+# /opt/swift. A Debian 13 machine without either gets Debian's own, swiftlang (6.0.3, its
+# `swift` is /usr/bin/swift), installed with the build packages. Debian 12 has no package
+# of it: `make` stops and says where to get one (docs/building.md).
+ifeq ($(origin SWIFT),undefined)
+SWIFT := $(or $(shell command -v swift),$(wildcard /opt/swift/usr/bin/swift))
+ifeq ($(SWIFT)-$(HOST_DIST),-trixie)
+SWIFT := /usr/bin/swift
+TOOLCHAIN_PACKAGES := swiftlang
+endif
+SWIFT := $(or $(SWIFT),swift)
+endif
 # The toolchain's lld links the release binaries: relative relocations packed (DT_RELR,
 # glibc 2.36), no symbols exported from the executables, libstdc++ linked statically (the
 # linker script in tools/static-libstdc++/ stands in for libstdc++.so), and the functions
@@ -23,19 +37,25 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
 # python3-venv for hid-tools from PyPI in tests/vm/cache/).
 # The names are Debian's; DIST says which release they are for (the host's by default): only
 # the libstdc++ of the release's GCC differs (12 in bookworm, 14 in trixie).
-HOST_DIST := $(shell . /etc/os-release 2>/dev/null && echo $$VERSION_CODENAME)
 DIST ?= $(HOST_DIST)
 gcc-major.bookworm := 12
 gcc-major.trixie := 14
 build-packages = libevdev-dev libdrm-dev libcairo2-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libinih-dev libsodium-dev zlib1g-dev \
 	libstdc++-$(or $(gcc-major.$(1)),$(error DIST=$(1): the build packages are named for bookworm and trixie; set DIST=bookworm or DIST=trixie))-dev \
 	fonts-dejavu-core pkg-config
-BUILD_PACKAGES = $(call build-packages,$(DIST))
-TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils gcc libc6-dev python3-venv make libelf1
+BUILD_PACKAGES = $(call build-packages,$(DIST)) $(TOOLCHAIN_PACKAGES)
+# libelf was renamed in trixie (the 64-bit time_t transition).
+libelf.trixie := libelf1t64
+TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils gcc libc6-dev python3-venv make \
+	$(or $(libelf.$(HOST_DIST)),libelf1)
 # Fonts the script tests fall back to: Chinese (WenQuanYi Micro Hei, 5 MB), Thai (Loma, 0.4 MB)
 # and Hindi (Lohit Devanagari, 0.2 MB); Arabic comes from DejaVu Sans.
 SUITE_FONT_PACKAGES := fonts-wqy-microhei fonts-tlwg-loma-ttf fonts-lohit-deva
-TEST_PACKAGES += $(SUITE_FONT_PACKAGES)
+# What `make check` adds to the build packages: those fonts with fontconfig's cache
+# (fc-cache), the zone files (tzdata) and Python for tests/check-test-names; a Debian 12
+# installation has the last three, a minimal Debian 13 one may not.
+CHECK_PACKAGES := $(SUITE_FONT_PACKAGES) fontconfig tzdata python3
+TEST_PACKAGES += $(CHECK_PACKAGES)
 # The Debian 13 root of `make check-trixie` (tools/trixie-root, cached under
 # /var/cache/gridlock-build/ by a hash of this list): Debian's Swift 6.0.3 (swiftlang), the
 # build packages named for trixie, and what the Swift suites read besides the build: the
@@ -132,9 +152,19 @@ DEB_BASE = dist/gridlock_$(DEB_VERSION)_$(DEB_ARCH)
 
 all: release
 
-# Installs only what is missing, so a second run costs nothing.
+# Installs only what is missing, so a second run costs nothing. Without a toolchain to be
+# installed it checks first, so that nothing is installed for a build that cannot run.
 deps:
+	$(if $(TOOLCHAIN_PACKAGES),,@$(check-swift))
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BUILD_PACKAGES)"
+	$(if $(TOOLCHAIN_PACKAGES),@$(check-swift))
+
+check-swift = command -v $(SWIFT) >/dev/null || { \
+	echo "make: no Swift toolchain: $(SWIFT) was not found (SWIFT=, PATH and /opt/swift/usr/bin were tried)."; \
+	$(if $(filter trixie,$(HOST_DIST)),echo "  Debian 13 has its own: leave SWIFT unset and make installs swiftlang.";, \
+	echo "  Debian $(HOST_DIST) has no package of Swift: unpack swift.org's toolchain for Debian 12"; \
+	echo "  (https://www.swift.org/install/linux/) so that /opt/swift/usr/bin/swift exists, or"; \
+	echo "  run make SWIFT=/path/to/usr/bin/swift (docs/building.md).";) exit 1; } >&2
 
 test-deps: deps
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(TEST_PACKAGES)"
@@ -164,7 +194,7 @@ demo: release
 # The quick loop while changing code (a few minutes): the libc boundary, the tests' names
 # and the Swift suites, nothing else. Not a substitute for `make test`.
 check: deps
-	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SUITE_FONT_PACKAGES)"
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(CHECK_PACKAGES)"
 	tests/check-boundary
 	tests/check-test-names
 	$(SWIFT) build --build-tests
