@@ -8,6 +8,7 @@ let benchCommand = Command(
     summary: "measure frame cost, start-up time, memory and CPU on the benchmark scene",
     usage: """
         Usage: gridlock bench [--json] [--startup-runs N] [--peer PROGRAM]
+               gridlock bench --damage-frames N
 
         Renders the benchmark scene ("pattern-lock frame": a finger dragged through nodes
         1-2-3-6-9 of a 3x3 grid in 240 moves, one frame each; docs/performance.md describes
@@ -22,11 +23,17 @@ let benchCommand = Command(
         the daemon's own loop. It reports medians of: the time from spawn to first frame,
         the peak RSS (as wait4 reports it, like /usr/bin/time), the resident anonymous and
         file-backed memory at the first frame, and the CPU time the drag took after the
-        first frame.
+        first frame. The gridlockd it starts is the one beside it, or in the sbin folder
+        beside its bin folder (where the package installs it).
 
         --peer PROGRAM runs another renderer of the same scene in the same rounds, as
         `PROGRAM 1920 1080 damage`; it must print a JSON line with "total_cpu_ms" (its
         loop's CPU time). Its peak RSS is measured the same way as gridlockd's.
+
+        --damage-frames N (0 to 240) does nothing else: it draws the first N damage-only
+        frames at 1920x1080 after the same warm-up, untimed, and prints how many it drew and
+        their damaged area. It is for instruction counters such as valgrind's callgrind: N
+        frames cost the difference between a run with N and one with 0.
 
         Build in release mode first (make release); debug builds are many times slower.
         """
@@ -34,7 +41,15 @@ let benchCommand = Command(
     let json = arguments.flag("--json")
     let runs = try arguments.integer("--startup-runs", in: 1...100) ?? 5
     let peer = try arguments.option("--peer")
+    let damageFrames = try arguments.integer("--damage-frames", in: 0...BenchScene.moves)
     try arguments.finish()
+
+    if let damageFrames {
+        let size = BenchScene.sizes[2]
+        let area = try BenchRunner.drawDamageFrames(size: size, count: damageFrames)
+        printEscaped("\(damageFrames) damage-only frames at \(Int(size.width))x\(Int(size.height)), \(Int(area)) pixels damaged")
+        return 0
+    }
 
     // First, while this process is small: a spawned child's peak RSS as wait4 reports it
     // starts at the spawning process's own peak (the child runs in our memory until its
@@ -154,7 +169,7 @@ func measureDaemon(runs: Int, size: Size, peer: String?) throws -> DaemonFigures
 
     // wait4 reports no less than this for any child (see the caller).
     let floor = ProcessStatus.peakResidentKiB() ?? 0
-    let daemon = siblingExecutable("gridlockd")
+    let daemon = daemonExecutable()
     var start: [Double] = [], peak: [Int] = [], anonymous: [Int] = [], file: [Int] = [], shared: [Int] = []
     var strokeCPU: [Double] = [], strokeFrames: [Int] = []
     var peerPeak: [Int] = [], peerCPU: [Double] = []
@@ -224,6 +239,12 @@ private func jsonNumber(_ text: String, _ key: String) -> Double? {
 
 private func median<T: Comparable>(_ values: [T]) -> T {
     values.sorted()[values.count / 2]
+}
+
+/// The gridlockd to start: beside this program, or in the sbin folder of an installed system.
+private func daemonExecutable() -> String {
+    let candidates = BenchDaemonPath.candidates(besides: (try? PathLookup.resolve("/proc/self/exe")) ?? "gridlock")
+    return candidates.first(where: PathLookup.exists) ?? candidates[0]
 }
 
 /// A program installed beside this one (gridlockd next to gridlock).

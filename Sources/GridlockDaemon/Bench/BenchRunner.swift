@@ -57,4 +57,25 @@ public enum BenchRunner {
             size: size, full: Timing(samples: full), damageOnly: Timing(samples: damaged),
             damagedFraction: area / Double(frames.count) / (size.width * size.height))
     }
+
+    /// Draws the first `count` damage-only frames of the scene after the same warm-up as
+    /// `measure`, untimed, and returns the damaged area they covered (in pixels). For
+    /// instruction counters (valgrind): what `count` frames cost is the difference between
+    /// a run with `count` and one with 0, which does everything else the same.
+    public static func drawDamageFrames(size: Size, count: Int) throws(RenderError) -> Double {
+        let (initial, frames) = BenchScene.scenes(size: size)
+        let renderer = try SceneRenderer(size: size, theme: Theme())
+        renderer.render(initial, damage: nil)
+        renderer.render(frames[frames.count / 2], damage: nil)
+        renderer.render(initial, damage: nil)
+        var area = 0.0
+        var previous = initial
+        for scene in frames.prefix(count) {
+            let damage = Damage.between(previous, scene, geometry: Theme().geometry)
+            renderer.render(scene, damage: damage)
+            area += damage.rects.reduce(0) { $0 + $1.area }
+            previous = scene
+        }
+        return area
+    }
 }
