@@ -79,6 +79,16 @@ public struct SeqPacketConnection: Hashable, Sendable {
 
     public func close() { descriptor.close() }
 
+    /// Reads and drops up to `limit` queued packets. A socket closed with packets unread
+    /// resets the peer (ECONNRESET), which then loses the reply sent just before the close.
+    public func discardQueued(upTo limit: Int) {
+        var scratch: UInt8 = 0
+        for _ in 0..<limit {
+            let count = retryingOnInterrupt { Glibc.recv(descriptor.rawValue, &scratch, 1, Int32(MSG_DONTWAIT) | Int32(MSG_TRUNC)) }
+            if count <= 0 { return }
+        }
+    }
+
     /// Connects to the listener at `path` (a face, and the tests).
     public static func connect(to path: String) throws(SystemCallError) -> SeqPacketConnection {
         var address = try SeqPacketListener.address(path, operation: "connect")

@@ -25,6 +25,9 @@ final class SessionServer {
     static let mostConnections = 8
     /// Messages one connection may send within a second; one more closes it.
     static let mostMessagesPerSecond = 20
+    /// Packets read and dropped before a refused connection is closed, so the peer reads
+    /// the reply saying why instead of a reset; a peer that queued more gets the reset.
+    static let mostQueuedDiscarded = 64
 
     private let listener: SeqPacketListener
     private let loop: EventLoop
@@ -102,12 +105,14 @@ final class SessionServer {
             Journal.log(.warning, "session socket: refused a connection from \(peer): not in [session] allow-users= or allow-group=",
                         JournalFields(fields: ["GRIDLOCK_EVENT": "session-refused", "GRIDLOCK_PEER_UID": String(peer.uid)]))
             try? connection.send(SessionReply.notChecked(.refusedPeer).encoded)
+            connection.discardQueued(upTo: Self.mostQueuedDiscarded)
             connection.close()
             return
         }
         guard clients.count < Self.mostConnections else {
             Journal.log(.warning, "session socket: refused a connection from \(peer): \(Self.mostConnections) are open already")
             try? connection.send(SessionReply.notChecked(.overloaded).encoded)
+            connection.discardQueued(upTo: Self.mostQueuedDiscarded)
             connection.close()
             return
         }
@@ -188,6 +193,7 @@ final class SessionServer {
         Journal.log(.warning, "session socket: closed the connection from \(client.peer): \(why)",
                     JournalFields(fields: ["GRIDLOCK_EVENT": "session-closed", "GRIDLOCK_PEER_UID": String(client.peer.uid)]))
         try? client.connection.send(SessionReply.notChecked(reason).encoded)
+        client.connection.discardQueued(upTo: Self.mostQueuedDiscarded)
         close(id)
     }
 
