@@ -210,7 +210,8 @@ enum ConfigSchema {
 extension ConfigSchema {
     /// `[session]`: lock faces in the user's session (docs/session-protocol.md).
     static let session = ConfigSection<ConfigDraft>("session", [
-        ConfigKey("socket", ValueType(allowed: "an absolute path", parse: ConfigValues.socketPath), \.config.session.socket,
+        ConfigKey("socket", ValueType(allowed: "an absolute path", parse: ConfigValues.socketPath).naming(.socket) { [$0] },
+                  \.config.session.socket,
                   default: .value("/run/gridlock/session.sock"), "Where lock faces connect; its folder is made if missing."),
         ConfigKey("allow-users", ValueType(allowed: "user names or uids, comma-separated", parse: ConfigValues.userList),
                   \.config.session.allowUsers, default: .unset("none"), "Peers with one of these uids are served."),
