@@ -309,4 +309,24 @@ final class SessionSocketTests {
         #expect(ninth.replies == [.notChecked(.overloaded)])
         #expect(faces[0].replies == [.status(SessionStatus(state: .ready, rows: 3, columns: 3, minimumNodes: 4))])
     }
+
+    @Test("verifier only: backend=none builds no display and no touch device, and the socket is made with its folder and mode")
+    func verifierOnlyParts() throws {
+        let output = try DaemonParts.output(for: config, headless: false)
+        #expect(output is NullOutput)
+        let touch = try DaemonParts.touchSource(for: config, frame: output.size, rotation: .none, start: MonotonicClock.now())
+        #expect(touch is NoTouchSource)
+        #expect(touch.devicePath == nil)
+        let listener = try DaemonParts.sessionListener(for: config.session)
+        defer { listener.close() }
+        let status = try FileStatus(entryAt: path)
+        #expect(status.isSocket)
+        #expect(status.mode & 0o777 == 0o666)
+        // A second start replaces the socket an earlier run left, and nothing else.
+        let again = try DaemonParts.sessionListener(for: config.session)
+        again.descriptor.close()
+        try AtomicFile.write([1], to: "\(directory)/run/not-a-socket", mode: 0o600)
+        config.session.socket = "\(directory)/run/not-a-socket"
+        #expect(throws: DaemonError.self) { try DaemonParts.sessionListener(for: config.session) }
+    }
 }
