@@ -49,3 +49,18 @@ static inline int gridlock_bytes_waiting(int fd) {
 // adjtimex(2) with nothing to set: whether an NTP client disciplines the clock
 // (STA_UNSYNC clear), for patterns that may only open at certain times.
 #include <sys/timex.h>
+
+// accept4(2) and struct ucred are _GNU_SOURCE too. The peer's credentials (SO_PEERCRED,
+// which the kernel fills in at connect and the peer cannot forge), in a struct laid out
+// as the kernel's struct ucred. Returns 0, or -1 with errno.
+#include <sys/socket.h>
+extern int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+static inline int gridlock_peer_credentials(int fd, int *pid, unsigned *uid, unsigned *gid) {
+    struct { int pid; unsigned uid; unsigned gid; } credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *pid = credentials.pid;
+    *uid = credentials.uid;
+    *gid = credentials.gid;
+    return 0;
+}

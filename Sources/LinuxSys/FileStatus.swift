@@ -79,6 +79,7 @@ public struct FileStatus: Hashable, Sendable {
     public var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
     public var isCharacterDevice: Bool { mode & S_IFMT == S_IFCHR }
     public var isSymbolicLink: Bool { mode & S_IFMT == S_IFLNK }
+    public var isSocket: Bool { mode & S_IFMT == S_IFSOCK }
     /// Sticky: only a file's owner may remove or rename it, the mark of a folder shared by
     /// everyone (`/tmp`).
     public var isSticky: Bool { mode & S_ISVTX != 0 }

@@ -18,6 +18,8 @@ let checkConfigCommand = Command(
         (root), so ownership is judged the same way. gridlockd, gridlock enroll, calibrate
         and reset-lockout refuse what this refuses; hash, render, replay, demo, devices and
         patterns, which only read a configuration, check all but the owners and modes.
+        With a [session] section, an OK is followed by the session socket, its mode and
+        the uids and group it lets in.
         Exit status: 0 when gridlockd would start with it, 78 (EX_CONFIG) when it would not.
         """
 ) { arguments in
@@ -27,11 +29,16 @@ let checkConfigCommand = Command(
         throw UsageError("give the file once, with --config or as an argument", command: arguments.command)
     }
     let path = option ?? positional ?? ConfigVerdict.defaultPath
-    let check = ConfigVerdict.check(path: path).check
+    let (check, config) = ConfigVerdict.check(path: path)
     for diagnostic in check.diagnostics { printError(diagnostic.description) }
     for warning in check.warnings { printError("warning: \(warning)") }
     if check.isValid {
         printEscaped("\(check.files.joined(separator: ", ")): OK")
+        if config.session.enabled {
+            let session = config.session
+            let users = session.allowUsers.map(String.init).joined(separator: ",")
+            printEscaped("session socket \(session.socket) (mode \(String(session.socketMode, radix: 8))): uids \(users.isEmpty ? "none" : users), group \(session.allowGroup.map(String.init) ?? "none")")
+        }
         return 0
     }
     printError("\(check.diagnostics.count) problem(s) found")

@@ -70,7 +70,7 @@ struct ConfigErrorTests {
             "\(path):3: [display] rotation: expected 0, 90, 180 or 270 (degrees clockwise), got '45'",
             "\(path):5: [grid] rows: must be from 2 to 8, not 1",
             "\(path):6: [grid] size: must be from 0.1 to 1.0, not 2",
-            "\(path):7: unknown section [colours]; known: [display] [touch] [grid] [theme] [feedback] [lockout] [security] [action] [pattern] [on]",
+            "\(path):7: unknown section [colours]; known: [display] [touch] [grid] [theme] [feedback] [lockout] [security] [action] [session] [pattern] [on]",
             "\(path):9: [pattern p] has no hash= (every pattern needs its argon2id hash; make one with 'gridlock hash')",
         ])
     }

@@ -25,7 +25,8 @@ import Testing
     static let pathKeys: [PathKey] = ConfigSchema.sections.flatMap { section in
         section.keys.compactMap { key in key.namedFile.map { (section.name, key.name, $0) } }
     }.flatMap { section, key, kind in
-        let plain = PathKey(section: section, key: key, kind: kind, before: [])
+        // A [session] that lets no one in is refused before the files it names are looked at.
+        let plain = PathKey(section: section, key: key, kind: kind, before: kind == .socket ? ["allow-users=0"] : [])
         return kind == .touchDevice ? [plain, PathKey(section: section, key: key, kind: kind, before: ["backend=replay"])] : [plain]
     }
 
@@ -44,6 +45,13 @@ import Testing
         case .themeImage, .font, .stateFile: isDevice = false
         case .touchDevice: isDevice = !key.isRecording
         case .beeper, .displayCard: isDevice = true
+        case .socket:
+            switch hostile {
+            case .fifo: return "is a FIFO, not a socket"
+            case .zero: return "is a character device, not a socket"
+            case .folder: return "is a directory, not a socket"
+            case .dangling: return "is a symbolic link, not a socket"
+            }
         case .folder:
             switch hostile {
             case .folder: return nil

@@ -2,6 +2,10 @@
 public enum LockEvent: Hashable, Sendable {
     /// A touch step of the primary finger, in frame coordinates.
     case touch(TouchEvent)
+    /// A stroke finished on another face (a lock face in the user's session, through the
+    /// session socket): its nodes in order, from 0. It is checked exactly as one drawn on the
+    /// panel, when `strokeAdmission` is `.ready`; otherwise it is ignored.
+    case stroke(nodes: [Int])
     /// The verifier finished: the name of the matching pattern, or nil.
     case verified(patternName: String?)
     /// The unlock action ended (or there was none to run).
@@ -11,6 +15,16 @@ public enum LockEvent: Hashable, Sendable {
     /// A `.persist` could not be carried out (full or read-only disk, I/O error). The
     /// shell skips the effects after it; an attempt whose failure is not on disk is not checked.
     case persistFailed
+}
+
+/// Whether a stroke from another face would be checked now (`LockMachine.strokeAdmission`).
+public enum StrokeAdmission: Hashable, Sendable {
+    case ready
+    /// Nothing is checked for `seconds` more.
+    case lockedOut(seconds: Int)
+    /// A check runs, its result or an action is under way, a finger is on the panel, or
+    /// the machine enrolls: a stroke now would not be checked, and is not counted.
+    case busy
 }
 
 /// What the shell must do, in order.

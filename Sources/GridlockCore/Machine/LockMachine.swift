@@ -79,6 +79,7 @@ public struct LockMachine: Sendable {
         var effects: [LockEffect] = []
         switch event {
         case .touch(let touch): handleTouch(touch, now: now, &effects)
+        case .stroke(let nodes): handleStroke(nodes, now: now, &effects)
         case .verified(let name): handleVerified(name, now: now, &effects)
         case .actionFinished: handleActionFinished(now: now, &effects)
         case .timerFired: handleTimer(now: now, &effects)
@@ -164,6 +165,25 @@ public struct LockMachine: Sendable {
             if phase == .drawing { phase = .ready }
             effects.append(.report(.strokeCancelled(reason)))
         }
+    }
+
+    /// Whether a stroke from another face is checked now. The panel's finger goes first:
+    /// while it is down, the panel's own stroke is the one that will be checked.
+    public func strokeAdmission(at now: Instant) -> StrokeAdmission {
+        guard mode == .unlock, !tracker.isTouching else { return .busy }
+        switch phase {
+        case .ready, .tooShort: return .ready
+        case .lockedOut(let until): return .lockedOut(seconds: max(1, Int(until.duration(since: now).secondsRoundedUp)))
+        default: return .busy
+        }
+    }
+
+    /// The same way to a check as a lifted finger: counted, persisted, verified, or too short.
+    private mutating func handleStroke(_ nodes: [Int], now: Instant, _ effects: inout [LockEffect]) {
+        guard strokeAdmission(at: now) == .ready, !nodes.isEmpty,
+              (try? Pattern(nodes: nodes, shape: layout.shape)) != nil else { return }
+        if case .tooShort = phase { phase = .ready }
+        strokeEnded(nodes, now: now, &effects)
     }
 
     private mutating func noteSelection() {

@@ -49,6 +49,7 @@ struct ConfigAssembler {
         if config.display.backend == .png, config.display.outputDirectory == nil {
             report(origin("display.backend"), "[display] backend=png needs output-dir=DIR (where the frames go)")
         }
+        checkSessionFaces(config)
         if config.touch.backend == .replay {
             switch config.touch.device {
             case .path: break
@@ -59,6 +60,21 @@ struct ConfigAssembler {
             }
         }
         return config
+    }
+
+    /// A lock with no display or no touch is opened only through the session socket: without
+    /// `[session]` nothing could ever open it. A `[session]` that lets no one in is as useless.
+    private mutating func checkSessionFaces(_ config: GridlockConfig) {
+        let session = config.session
+        if config.display.backend == .off, !session.enabled {
+            report(origin("display.backend"), "[display] backend=none needs a [session] section: with no screen, only a lock face in the session can open")
+        }
+        if config.touch.backend == .off, !session.enabled {
+            report(origin("touch.backend"), "[touch] backend=none needs a [session] section: with no touch, only a lock face in the session can open")
+        }
+        if session.enabled, session.allowUsers.isEmpty, session.allowGroup == nil {
+            report(origin("session"), "[session] needs allow-users= or allow-group=: it lets no one in otherwise")
+        }
     }
 
     /// A hash is made over `ROWSxCOLUMNS:nodes`: on another grid it can never match, and
@@ -91,6 +107,11 @@ struct ConfigAssembler {
         guard let schema = ConfigSchema.section(named: section.name) else {
             report(file, section.line, "unknown section [\(section.name)]" + hint(section.name, ConfigSchema.sectionNames, "[", "]"))
             return
+        }
+        // The section's presence is what turns the socket on, even with every key at its default.
+        if section.name == ConfigSchema.session.name {
+            draft.config.session.enabled = true
+            if origins["session"] == nil { origins["session"] = SourceLocation(file: file, line: section.line) }
         }
         for entry in section.entries {
             guard claimKey(entry, in: &firstLines, label: "[\(section.name)]", scope: "this file", file: file) else { continue }

@@ -4,7 +4,7 @@ import GridlockCore
 /// (and its row in docs/configuration.md, which `ConfigDocsTests` insists on). The order of
 /// sections and keys is the order of the "known: ..." lists in messages.
 enum ConfigSchema {
-    static let sections = [display, touch, grid, theme, feedback, lockout, security, action]
+    static let sections = [display, touch, grid, theme, feedback, lockout, security, action, session]
 
     /// `[pattern NAME]`: the only section that takes a name, and whose sections add up
     /// instead of overriding each other.
@@ -204,6 +204,19 @@ enum ConfigSchema {
                   "How long an action may run before it is stopped."),
         ConfigKey("mode", .oneOf(ActionMode.self), \.config.action.mode, default: .value("pulse"),
                   "pulse runs the action and relocks; handover gives it screen and touch until it exits."),
+    ])
+}
+
+extension ConfigSchema {
+    /// `[session]`: lock faces in the user's session (docs/session-protocol.md).
+    static let session = ConfigSection<ConfigDraft>("session", [
+        ConfigKey("socket", ValueType(allowed: "an absolute path", parse: ConfigValues.socketPath).naming(.socket) { [$0] },
+                  \.config.session.socket,
+                  default: .value("/run/gridlock/session.sock"), "Where lock faces connect; its folder is made if missing."),
+        ConfigKey("allow-users", ValueType(allowed: "user names or uids, comma-separated", parse: ConfigValues.userList),
+                  \.config.session.allowUsers, default: .unset("none"), "Peers with one of these uids are served."),
+        ConfigKey("allow-group", ValueType(allowed: "a group name or a gid", parse: ConfigValues.groupName).optional,
+                  \.config.session.allowGroup, default: .unset("none"), "Peers of this primary group are served; the socket is 0660 root:GROUP."),
     ])
 }
 

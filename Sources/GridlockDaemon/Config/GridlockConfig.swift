@@ -12,6 +12,7 @@ public struct GridlockConfig: Hashable, Sendable {
     public var lockout = LockoutConfig()
     public var security = SecurityConfig()
     public var action = ActionConfig()
+    public var session = SessionConfig()
     /// In the order the files define them (main file first, then drop-ins by name).
     public var patterns: [PatternEntry] = []
     /// `[on EVENT]` sections.
@@ -45,6 +46,8 @@ public enum DisplayBackend: String, Hashable, Sendable, CaseIterable {
     case drm
     /// One PNG per presented frame: tests, demos, headless machines.
     case png
+    /// Nothing is shown: a lock face in the session is the only face (needs `[session]`).
+    case off = "none"
 }
 
 public enum DisplayDevice: Hashable, Sendable {
@@ -99,6 +102,8 @@ public enum TouchBackend: String, Hashable, Sendable, CaseIterable {
     case evdev
     /// Plays an evemu recording instead of reading a device.
     case replay
+    /// No touch device is opened: strokes come from the session socket only (needs `[session]`).
+    case off = "none"
 }
 
 public enum TouchDevice: Hashable, Sendable {

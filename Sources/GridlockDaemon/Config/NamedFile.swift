@@ -19,6 +19,9 @@ enum NamedFileKind: String, Sendable, CaseIterable {
     case folder
     /// The state file gridlockd reads and replaces by rename.
     case stateFile
+    /// The session socket gridlockd binds: nothing, or a socket an earlier run left, which
+    /// it replaces; any other file there (a link too, even to a socket) it leaves alone.
+    case socket
 }
 
 /// How a value type names files: its kind, and the paths in one parsed value.
@@ -66,6 +69,15 @@ enum NamedFileCheck {
             return existingProblem(path, "a folder", isRight: \.isDirectory)
         case .stateFile:
             return existingProblem(path, "a regular file", isRight: \.isRegularFile)
+        case .socket:
+            do {
+                let status = try FileStatus(entryAt: path)
+                return status.isSocket ? nil : "'\(path)' is \(status.kind), not a socket (gridlockd replaces only a socket)"
+            } catch where error.errno == .noSuchFile {
+                return nil
+            } catch {
+                return "'\(path)': \(error.errno.text)"
+            }
         }
     }
 

@@ -46,6 +46,9 @@ extension Daemon {
         if new.display != config.display || new.touch != config.touch {
             Journal.log(.warning, "reload: changes to [display] and [touch] take effect after a restart (systemctl restart gridlockd)")
         }
+        if new.session.enabled != config.session.enabled || new.session.socket != config.session.socket {
+            Journal.log(.warning, "reload: [session] and its socket= take effect after a restart; allow-users= and allow-group= now")
+        }
         if new.feedback.beeper != config.feedback.beeper {
             Journal.log(.warning, "reload: [feedback] beeper= takes effect after a restart")
         }

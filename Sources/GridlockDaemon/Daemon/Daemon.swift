@@ -51,7 +51,13 @@ public final class Daemon {
     var pending: [(event: LockEvent, time: Instant?)] = []
     /// Never goes back, so the machine sees time as monotonic even when a touch's kernel
     /// time is older than a deadline that fired in the same round.
-    private var lastTime: Instant
+    var lastTime: Instant
+    /// `[session]`: lock faces in the user's session (`Daemon+Session.swift`).
+    var session: SessionServer?
+    /// The connections whose checks are queued in `pending`, in the order of their strokes.
+    var sessionAskers: [SessionServer.ConnectionID] = []
+    /// The connection whose check the machine is deciding; its verdict goes there.
+    var awaitingAnswer: SessionServer.ConnectionID?
     var stopping = false
     /// `[action] mode=handover`: the display and the touch grab belong to the action now.
     var handedOver = false
@@ -108,6 +114,7 @@ public final class Daemon {
             pending.append((gate.admit(match), nil))
         }
         connect()
+        if let listener = parts.sessionListener { attachSession(listener) }
     }
 
     /// The parts `config` asks for (real devices), as gridlockd and `gridlock enroll` run.
@@ -255,6 +262,7 @@ public final class Daemon {
                 if case .cancel = touch { strokeEnded = true }
             }
             lastTime = max(lastTime, time ?? now)
+            if case .stroke(let nodes) = event, !admitSessionStroke(nodes: nodes.count) { continue }
             let selectedBefore = service.machine.selectedNodeCount
             service.handle(event, at: lastTime)
             feedback.noteSelection(before: selectedBefore, after: service.machine.selectedNodeCount)
@@ -313,6 +321,7 @@ public final class Daemon {
         // Every hook still running is stopped too; [on stop] runs within its budget.
         alarms.stopping(device: touch.devicePath)
         strays?.stopAll()
+        detachSession()
         do {
             try loop.run(until: { supervisor.isQuiet && alarms.isQuiet && strays?.isQuiet != false })
         } catch {
@@ -347,5 +356,6 @@ extension Daemon: LockShell {
         Journal.log(report.priority, report.logMessage, report.journalFields)
         observe?(.lock(report))
         alarms.noted(report, device: touch.devicePath)
+        answerSession(report)
     }
 }

@@ -26,6 +26,8 @@ public struct DaemonParts {
     /// and reaps the orphans it is handed (`StrayProcesses`). Never in a test process,
     /// whose other children are not the daemon's.
     public var adoptsOrphans: Bool
+    /// `[session] socket=`, bound and listening; nil: no lock face in the session.
+    public var sessionListener: SeqPacketListener?
 
     public init(
         loop: EventLoop, output: DisplayOutput, touch: TouchSource, supervisor: ActionSupervisor,
@@ -33,7 +35,7 @@ public struct DaemonParts {
         wallClock: @escaping () -> WallTime = SystemWallClock.now,
         notifier: SystemdNotifier? = nil, watchdogInterval: Duration? = nil, beeper: BeeperSource? = nil,
         verifier: PatternVerifying? = nil,
-        adoptsOrphans: Bool = false
+        adoptsOrphans: Bool = false, sessionListener: SeqPacketListener? = nil
     ) {
         self.loop = loop
         self.output = output
@@ -47,6 +49,7 @@ public struct DaemonParts {
         self.beeper = beeper
         self.verifier = verifier
         self.adoptsOrphans = adoptsOrphans
+        self.sessionListener = sessionListener
     }
 
     /// The devices, loop and supervisor `config` asks for. The loop comes first: it
@@ -69,6 +72,14 @@ public struct DaemonParts {
             throw error
         }
         let counting = options.role.countsAttempts
+        let listener: SeqPacketListener?
+        do {
+            listener = config.session.enabled && options.role.guardsADoor && !options.role.playsARecording
+                ? try Self.sessionListener(for: config.session) : nil
+        } catch {
+            output.close()
+            throw error
+        }
         self.init(
             loop: loop, output: output, touch: touch,
             supervisor: ActionSupervisor(loop: loop, mode: config.action.mode),
@@ -78,7 +89,18 @@ public struct DaemonParts {
             notifier: SystemdNotifier.fromEnvironment(),
             watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment(),
             beeper: options.role.isBenchmark ? nil : Self.beeper(for: config.feedback.beeper),
-            adoptsOrphans: counting && Self.becomeSubreaper())
+            adoptsOrphans: counting && Self.becomeSubreaper(), sessionListener: listener)
+    }
+
+    /// The session socket, its folder made if missing (0755: the socket's own mode decides).
+    static func sessionListener(for session: SessionConfig) throws(DaemonError) -> SeqPacketListener {
+        let folder = String(session.socket[..<(session.socket.lastIndex(of: "/") ?? session.socket.startIndex)])
+        do {
+            if !folder.isEmpty { try Directory.create(folder) }
+            return try SeqPacketListener(path: session.socket, mode: session.socketMode, group: session.allowGroup)
+        } catch {
+            throw .system(error)
+        }
     }
 
     /// So that what a hook or an action starts in a session of its own (`setsid -f`) is
@@ -106,6 +128,9 @@ extension DaemonParts {
             let directory = config.display.outputDirectory ?? "."
             try makeDirectory(directory)
             return PNGOutput(size: frame, directory: directory, rotation: config.display.rotation)
+        case .off:
+            // Verifier only: the lock face in the session shows; no DRM master is taken.
+            return NullOutput(size: frame, rotation: config.display.rotation)
         case .drm:
             do {
                 return try DRMOutput(request: kmsRequest(for: config.display), placeholder: physical)
@@ -150,6 +175,9 @@ extension DaemonParts {
             return RecordingTouchSource(recording: recording, pipeline: pipeline, start: start)
         case .evdev:
             return try evdevTouchSource(for: config, frame: frame, rotation: rotation, start: start)
+        case .off:
+            // Verifier only: no touchscreen is opened or grabbed beside the compositor.
+            return NoTouchSource()
         }
     }
 

@@ -1,0 +1,300 @@
+/// The messages between gridlockd and a lock face in the user's session, over a
+/// `SOCK_SEQPACKET` socket: one packet is one message, so there is no framing and no parser
+/// state between reads. docs/session-protocol.md has the byte layout.
+///
+/// Every message starts with the header `'G' 'L' version type`. Bodies are fixed or
+/// count-prefixed, integers big-endian, and no message is longer than `maximumLength`:
+/// anything else is a `SessionDecodeError`, never a guess.
+public enum SessionProtocol {
+    public static let magic: [UInt8] = [0x47, 0x4C]  // "GL"
+    public static let version: UInt8 = 1
+    public static let headerLength = 4
+    /// The longest message: a check of every node of the largest grid (8 x 8).
+    public static let maximumLength = headerLength + 1 + maximumNodes
+    /// The most nodes a check may carry: every node of the largest grid.
+    public static let maximumNodes = 64
+    /// A count too large for the wire (`rejected`, `lockedOut`, `status`) is sent as this.
+    public static let saturated = Int(UInt32.max)
+
+    /// The bytes of the header, for a message of `type`.
+    static func header(_ type: UInt8) -> [UInt8] { magic + [version, type] }
+}
+
+/// What a face asks.
+public enum SessionRequest: Hashable, Sendable {
+    /// A finished stroke: its nodes in order, numbered from 0 (the wire numbers them from 1,
+    /// as a pattern's text does). The grid is the server's `[grid]`, never the face's.
+    case check(nodes: [Int])
+    /// What the lock would do with a check now.
+    case status
+
+    enum Code: UInt8 {
+        case check = 0x01
+        case status = 0x02
+    }
+
+    /// Nodes outside 0..<64 are the caller's mistake; they are clamped, and the server's
+    /// decoder then refuses them.
+    public var encoded: [UInt8] {
+        switch self {
+        case .check(let nodes):
+            SessionProtocol.header(Code.check.rawValue) + [UInt8(clamping: nodes.count)]
+                + nodes.map { UInt8(clamping: $0 + 1) }
+        case .status:
+            SessionProtocol.header(Code.status.rawValue)
+        }
+    }
+
+    /// Reads one request for a grid of `nodeCount` nodes: node numbers must lie in
+    /// 1...nodeCount and be distinct (the tracker never selects a node twice), with at least
+    /// one and at most `nodeCount`.
+    public init(decoding bytes: [UInt8], nodeCount: Int) throws(SessionDecodeError) {
+        let type = try SessionDecodeError.checkHeader(bytes)
+        guard let code = Code(rawValue: type) else { throw .unknownType(type) }
+        switch code {
+        case .status:
+            try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength, type: type)
+            self = .status
+        case .check:
+            guard bytes.count > SessionProtocol.headerLength else {
+                throw .wrongLength(type: type, expected: SessionProtocol.headerLength + 1, actual: bytes.count)
+            }
+            let count = Int(bytes[SessionProtocol.headerLength])
+            guard count > 0 else { throw .noNodes }
+            guard count <= min(nodeCount, SessionProtocol.maximumNodes) else {
+                throw .tooManyNodes(count: count, most: min(nodeCount, SessionProtocol.maximumNodes))
+            }
+            try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength + 1 + count, type: type)
+            var seen = Set<Int>()
+            var nodes: [Int] = []
+            for byte in bytes[(SessionProtocol.headerLength + 1)...] {
+                let number = Int(byte)
+                guard (1...nodeCount).contains(number) else { throw .nodeOutOfRange(number, nodeCount: nodeCount) }
+                guard seen.insert(number).inserted else { throw .repeatedNode(number) }
+                nodes.append(number - 1)
+            }
+            self = .check(nodes: nodes)
+        }
+    }
+}
+
+/// Why a request was answered without a verdict. None of these is counted as a failure.
+public enum NotCheckedReason: UInt8, Hashable, Sendable, CaseIterable {
+    /// A check is already running (from any face or the panel), or its result is being shown.
+    case busy = 1
+    /// gridlockd is stopping.
+    case stopping = 2
+    /// The peer's uid and gid are not in `[session] allow-users=` / `allow-group=`.
+    case refusedPeer = 3
+    /// The request's header named a version this server does not speak.
+    case unsupportedVersion = 4
+    /// The request could not be decoded; the connection is closed after this reply.
+    case malformed = 5
+    /// Fewer nodes than `[grid] min-nodes=`: refused as the panel refuses it, not counted.
+    case tooShort = 6
+    /// The failure could not be written to the state file, so the pattern was not checked.
+    case notRecorded = 7
+    /// Too many connections, or too many messages a second: the connection is closed.
+    case overloaded = 8
+}
+
+/// The lock as a face sees it, in a `status` reply.
+public struct SessionStatus: Hashable, Sendable {
+    public enum State: Hashable, Sendable {
+        /// A check now would be verified.
+        case ready
+        /// A check now is answered `lockedOut(seconds)`.
+        case lockedOut(seconds: Int)
+        /// A check now is answered `notChecked(reason)`.
+        case notChecking(NotCheckedReason)
+    }
+
+    public var state: State
+    /// The server's grid, which the face draws: check nodes are numbered on it.
+    public var rows: Int
+    public var columns: Int
+    /// `[grid] min-nodes=`.
+    public var minimumNodes: Int
+
+    public init(state: State, rows: Int, columns: Int, minimumNodes: Int) {
+        self.state = state
+        self.rows = rows
+        self.columns = columns
+        self.minimumNodes = minimumNodes
+    }
+}
+
+/// What gridlockd answers.
+public enum SessionReply: Hashable, Sendable {
+    /// The pattern matched; its action runs.
+    case accepted
+    /// No match (or its schedule or uses refused it, which looks the same): `failures` in a
+    /// row now, `remainingBeforeLockout` more before one starts a lockout (nil: never).
+    case rejected(failures: Int, remainingBeforeLockout: Int?)
+    /// Nothing is checked for `seconds` more.
+    case lockedOut(seconds: Int)
+    case notChecked(NotCheckedReason)
+    case status(SessionStatus)
+
+    enum Code: UInt8 {
+        case accepted = 0x81
+        case rejected = 0x82
+        case lockedOut = 0x83
+        case notChecked = 0x84
+        case status = 0x85
+    }
+
+    /// `remainingBeforeLockout` nil on the wire.
+    static let never = UInt32.max
+
+    static let statusReady: UInt8 = 0
+    static let statusLockedOut: UInt8 = 1
+    static let statusNotChecking: UInt8 = 2
+
+    public var encoded: [UInt8] {
+        switch self {
+        case .accepted:
+            return SessionProtocol.header(Code.accepted.rawValue)
+        case .rejected(let failures, let remaining):
+            return SessionProtocol.header(Code.rejected.rawValue) + Self.word(failures)
+                + (remaining.map(Self.word) ?? Self.word(UInt32.max))
+        case .lockedOut(let seconds):
+            return SessionProtocol.header(Code.lockedOut.rawValue) + Self.word(seconds)
+        case .notChecked(let reason):
+            return SessionProtocol.header(Code.notChecked.rawValue) + [reason.rawValue]
+        case .status(let status):
+            let (state, reason, seconds): (UInt8, UInt8, Int) =
+                switch status.state {
+                case .ready: (Self.statusReady, 0, 0)
+                case .lockedOut(let seconds): (Self.statusLockedOut, 0, seconds)
+                case .notChecking(let reason): (Self.statusNotChecking, reason.rawValue, 0)
+                }
+            return SessionProtocol.header(Code.status.rawValue)
+                + [state, reason, UInt8(clamping: status.rows), UInt8(clamping: status.columns),
+                   UInt8(clamping: status.minimumNodes)]
+                + Self.word(seconds)
+        }
+    }
+
+    /// The body lengths of the fixed-size replies.
+    static func bodyLength(_ code: Code) -> Int {
+        switch code {
+        case .accepted: 0
+        case .rejected: 8
+        case .lockedOut: 4
+        case .notChecked: 1
+        case .status: 9
+        }
+    }
+
+    /// What a face reads. A count of `UInt32.max` reads as the most an `Int` on the wire can
+    /// hold (`SessionProtocol.saturated`), except a rejected reply's remaining, where it is nil.
+    public init(decoding bytes: [UInt8]) throws(SessionDecodeError) {
+        let type = try SessionDecodeError.checkHeader(bytes)
+        guard let code = Code(rawValue: type) else { throw .unknownType(type) }
+        try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength + Self.bodyLength(code), type: type)
+        let body = Array(bytes[SessionProtocol.headerLength...])
+        switch code {
+        case .accepted:
+            self = .accepted
+        case .rejected:
+            let remaining = Self.word(body, at: 4)
+            self = .rejected(failures: Int(Self.word(body, at: 0)), remainingBeforeLockout: remaining == Self.never ? nil : Int(remaining))
+        case .lockedOut:
+            self = .lockedOut(seconds: Int(Self.word(body, at: 0)))
+        case .notChecked:
+            guard let reason = NotCheckedReason(rawValue: body[0]) else { throw .unknownReason(body[0]) }
+            self = .notChecked(reason)
+        case .status:
+            let state: SessionStatus.State
+            switch body[0] {
+            case Self.statusReady where body[1] == 0:
+                guard Self.word(body, at: 5) == 0 else { throw .nonZeroUnused }
+                state = .ready
+            case Self.statusLockedOut where body[1] == 0:
+                state = .lockedOut(seconds: Int(Self.word(body, at: 5)))
+            case Self.statusNotChecking:
+                guard let reason = NotCheckedReason(rawValue: body[1]) else { throw .unknownReason(body[1]) }
+                guard Self.word(body, at: 5) == 0 else { throw .nonZeroUnused }
+                state = .notChecking(reason)
+            case Self.statusReady, Self.statusLockedOut:
+                throw .nonZeroUnused
+            default:
+                throw .unknownState(body[0])
+            }
+            let dimensions = GridShape.allowedDimensions
+            let rows = Int(body[2]), columns = Int(body[3]), minimum = Int(body[4])
+            guard dimensions.contains(rows), dimensions.contains(columns) else { throw .gridOutOfRange(rows: rows, columns: columns) }
+            guard (1...(rows * columns)).contains(minimum) else { throw .minimumOutOfRange(minimum) }
+            self = .status(SessionStatus(state: state, rows: rows, columns: columns, minimumNodes: minimum))
+        }
+    }
+
+    private static func word(_ value: Int) -> [UInt8] { word(UInt32(clamping: value)) }
+
+    private static func word(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+    }
+
+    private static func word(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+}
+
+/// Why bytes are not a message. The server answers every one with `notChecked(malformed)`
+/// (`unsupportedVersion` with `notChecked(unsupportedVersion)`) and closes the connection.
+public enum SessionDecodeError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Shorter than the 4-byte header.
+    case truncatedHeader(length: Int)
+    /// Longer than any message (`SessionProtocol.maximumLength`).
+    case tooLong(length: Int)
+    case wrongMagic
+    case unsupportedVersion(UInt8)
+    case unknownType(UInt8)
+    /// The body does not have the length its type (and count) says.
+    case wrongLength(type: UInt8, expected: Int, actual: Int)
+    case noNodes
+    case tooManyNodes(count: Int, most: Int)
+    /// A node number (as on the wire, from 1) outside 1...nodeCount.
+    case nodeOutOfRange(Int, nodeCount: Int)
+    case repeatedNode(Int)
+    case unknownReason(UInt8)
+    case unknownState(UInt8)
+    case gridOutOfRange(rows: Int, columns: Int)
+    case minimumOutOfRange(Int)
+    /// A status reply's seconds when it is not a lockout's, or a reason beside ready or locked out.
+    case nonZeroUnused
+
+    public var description: String {
+        switch self {
+        case .truncatedHeader(let length): "\(length) bytes, shorter than the 4-byte header"
+        case .tooLong(let length): "\(length) bytes, longer than the \(SessionProtocol.maximumLength) a message may have"
+        case .wrongMagic: "not a gridlock message (the first two bytes are not GL)"
+        case .unsupportedVersion(let version): "protocol version \(version), this side speaks \(SessionProtocol.version)"
+        case .unknownType(let type): "unknown message type \(type)"
+        case .wrongLength(let type, let expected, let actual): "message type \(type) of \(actual) bytes, expected \(expected)"
+        case .noNodes: "a check with no nodes"
+        case .tooManyNodes(let count, let most): "a check of \(count) nodes, at most \(most)"
+        case .nodeOutOfRange(let node, let nodeCount): "node \(node) is not on the grid's 1...\(nodeCount)"
+        case .repeatedNode(let node): "node \(node) appears twice"
+        case .unknownReason(let reason): "unknown reason code \(reason)"
+        case .unknownState(let state): "unknown status state \(state)"
+        case .gridOutOfRange(let rows, let columns): "a grid of \(rows)x\(columns)"
+        case .minimumOutOfRange(let minimum): "a minimum of \(minimum) nodes"
+        case .nonZeroUnused: "a field this state does not use is not 0"
+        }
+    }
+
+    /// The message type, once the length bound, magic and version are right.
+    static func checkHeader(_ bytes: [UInt8]) throws(SessionDecodeError) -> UInt8 {
+        guard bytes.count <= SessionProtocol.maximumLength else { throw .tooLong(length: bytes.count) }
+        guard bytes.count >= SessionProtocol.headerLength else { throw .truncatedHeader(length: bytes.count) }
+        guard bytes[0] == SessionProtocol.magic[0], bytes[1] == SessionProtocol.magic[1] else { throw .wrongMagic }
+        guard bytes[2] == SessionProtocol.version else { throw .unsupportedVersion(bytes[2]) }
+        return bytes[3]
+    }
+
+    static func checkLength(_ bytes: [UInt8], _ expected: Int, type: UInt8) throws(SessionDecodeError) {
+        guard bytes.count == expected else { throw .wrongLength(type: type, expected: expected, actual: bytes.count) }
+    }
+}

@@ -1,0 +1,189 @@
+import Testing
+@testable import GridlockCore
+
+/// A fixed sequence of numbers (SplitMix64), so every run tries the same messages.
+private struct SeededNumbers {
+    var state: UInt64
+
+    mutating func next(_ range: ClosedRange<Int>) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return range.lowerBound + Int(z % UInt64(range.count))
+    }
+
+    /// Distinct nodes of a grid of `nodeCount`, in a shuffled order.
+    mutating func stroke(nodeCount: Int) -> [Int] {
+        var nodes = Array(0..<nodeCount)
+        for index in stride(from: nodes.count - 1, to: 0, by: -1) { nodes.swapAt(index, next(0...index)) }
+        return Array(nodes.prefix(next(1...nodeCount)))
+    }
+}
+
+private func decodeError(_ bytes: [UInt8], nodeCount: Int = 9) -> SessionDecodeError? {
+    expectError(SessionDecodeError.self) { try SessionRequest(decoding: bytes, nodeCount: nodeCount) }
+}
+
+private func replyError(_ bytes: [UInt8]) -> SessionDecodeError? {
+    expectError(SessionDecodeError.self) { try SessionReply(decoding: bytes) }
+}
+
+private let header: [UInt8] = [0x47, 0x4C, 1]
+
+@Suite("Session protocol messages")
+struct SessionMessageTests {
+    @Test("a check is the header, a count and the nodes numbered from 1")
+    func checkLayout() throws {
+        #expect(SessionRequest.check(nodes: [0, 1, 2, 5, 8]).encoded == header + [0x01, 5, 1, 2, 3, 6, 9])
+        #expect(SessionRequest.status.encoded == header + [0x02])
+        #expect(try SessionRequest(decoding: header + [0x01, 3, 9, 5, 1], nodeCount: 9) == .check(nodes: [8, 4, 0]))
+    }
+
+    @Test("replies have the documented bytes, counts big-endian")
+    func replyLayout() {
+        #expect(SessionReply.accepted.encoded == header + [0x81])
+        #expect(SessionReply.rejected(failures: 3, remainingBeforeLockout: 2).encoded == header + [0x82, 0, 0, 0, 3, 0, 0, 0, 2])
+        #expect(SessionReply.rejected(failures: 260, remainingBeforeLockout: nil).encoded
+            == header + [0x82, 0, 0, 1, 4, 0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(SessionReply.lockedOut(seconds: 86_400).encoded == header + [0x83, 0, 1, 0x51, 0x80])
+        #expect(SessionReply.notChecked(.busy).encoded == header + [0x84, 1])
+        #expect(SessionReply.status(SessionStatus(state: .lockedOut(seconds: 30), rows: 3, columns: 4, minimumNodes: 4)).encoded
+            == header + [0x85, 1, 0, 3, 4, 4, 0, 0, 0, 30])
+        #expect(SessionReply.status(SessionStatus(state: .notChecking(.stopping), rows: 3, columns: 3, minimumNodes: 4)).encoded
+            == header + [0x85, 2, 2, 3, 3, 4, 0, 0, 0, 0])
+    }
+
+    @Test("every request on every grid shape reads back as itself", arguments: GridShape.allowedDimensions)
+    func requestRoundTrip(rows: Int) throws {
+        var numbers = SeededNumbers(state: UInt64(rows))
+        for columns in GridShape.allowedDimensions {
+            let nodeCount = rows * columns
+            #expect(try SessionRequest(decoding: SessionRequest.status.encoded, nodeCount: nodeCount) == .status)
+            for _ in 0..<200 {
+                let request = SessionRequest.check(nodes: numbers.stroke(nodeCount: nodeCount))
+                #expect(request.encoded.count <= SessionProtocol.maximumLength)
+                #expect(try SessionRequest(decoding: request.encoded, nodeCount: nodeCount) == request)
+            }
+        }
+        let everyNode = SessionRequest.check(nodes: Array((0..<64).reversed()))
+        #expect(everyNode.encoded.count == SessionProtocol.maximumLength)
+        #expect(try SessionRequest(decoding: everyNode.encoded, nodeCount: 64) == everyNode)
+    }
+
+    @Test("every reply reads back as itself")
+    func replyRoundTrip() throws {
+        var numbers = SeededNumbers(state: 7)
+        var replies: [SessionReply] = [.accepted, .rejected(failures: 0, remainingBeforeLockout: nil),
+                                       .lockedOut(seconds: 0), .lockedOut(seconds: SessionProtocol.saturated)]
+        replies += NotCheckedReason.allCases.map { .notChecked($0) }
+        for _ in 0..<500 {
+            let count = numbers.next(0...Int(Int32.max))
+            replies.append(.rejected(failures: count, remainingBeforeLockout: numbers.next(0...1) == 0 ? nil : numbers.next(0...200)))
+            replies.append(.lockedOut(seconds: count))
+            let rows = numbers.next(GridShape.allowedDimensions), columns = numbers.next(GridShape.allowedDimensions)
+            let states: [SessionStatus.State] = [.ready, .lockedOut(seconds: count), .notChecking(NotCheckedReason.allCases[numbers.next(0...7)])]
+            for state in states {
+                replies.append(.status(SessionStatus(state: state, rows: rows, columns: columns, minimumNodes: numbers.next(1...(rows * columns)))))
+            }
+        }
+        for reply in replies {
+            #expect(reply.encoded.count <= SessionProtocol.maximumLength)
+            #expect(try SessionReply(decoding: reply.encoded) == reply)
+        }
+    }
+
+    @Test("counts beyond the wire's 32 bits saturate instead of wrapping")
+    func saturation() throws {
+        #expect(try SessionReply(decoding: SessionReply.lockedOut(seconds: Int.max).encoded) == .lockedOut(seconds: SessionProtocol.saturated))
+        #expect(try SessionReply(decoding: SessionReply.rejected(failures: -1, remainingBeforeLockout: 1).encoded)
+            == .rejected(failures: 0, remainingBeforeLockout: 1))
+    }
+
+    @Test("a message shorter than the header, or longer than the longest, is refused by its length")
+    func lengths() {
+        for length in 0..<SessionProtocol.headerLength {
+            #expect(decodeError(Array((header + [0x02]).prefix(length))) == .truncatedHeader(length: length))
+            #expect(replyError(Array((header + [0x81]).prefix(length))) == .truncatedHeader(length: length))
+        }
+        let oversized = header + [0x01, 65] + Array(repeating: 1, count: 65)
+        #expect(decodeError(oversized, nodeCount: 64) == .tooLong(length: 70))
+        #expect(replyError(header + [0x81] + Array(repeating: 0, count: 66)) == .tooLong(length: 70))
+    }
+
+    @Test("every wrong magic, every other version and every unknown type is its own error")
+    func headerFields() {
+        for first in 0...255 {
+            for second in [0x4C, 0x00, 0x47] where !(first == 0x47 && second == 0x4C) {
+                #expect(decodeError([UInt8(first), UInt8(second), 1, 0x02]) == .wrongMagic)
+                #expect(replyError([UInt8(first), UInt8(second), 1, 0x81]) == .wrongMagic)
+            }
+        }
+        for version in 0...255 where version != 1 {
+            #expect(decodeError([0x47, 0x4C, UInt8(version), 0x02]) == .unsupportedVersion(UInt8(version)))
+            #expect(replyError([0x47, 0x4C, UInt8(version), 0x81]) == .unsupportedVersion(UInt8(version)))
+        }
+        for type in 0...255 {
+            if ![0x01, 0x02].contains(type) { #expect(decodeError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
+            if !(0x81...0x85).contains(type) { #expect(replyError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
+        }
+    }
+
+    @Test("a request or reply of any other length than its type's is refused")
+    func wrongLengths() {
+        for extra in 1...(SessionProtocol.maximumLength - 4) {
+            #expect(decodeError(header + [0x02] + Array(repeating: 0, count: extra)) == .wrongLength(type: 0x02, expected: 4, actual: 4 + extra))
+        }
+        #expect(decodeError(header + [0x01]) == .wrongLength(type: 0x01, expected: 5, actual: 4))
+        for count in 1...9 {
+            for given in 0...SessionProtocol.maximumNodes where given != count {
+                let bytes = header + [0x01, UInt8(count)] + Array(repeating: 1, count: given)
+                #expect(decodeError(bytes) == .wrongLength(type: 0x01, expected: 5 + count, actual: 5 + given))
+            }
+        }
+        let fixed: [UInt8: Int] = [0x81: 0, 0x82: 8, 0x83: 4, 0x84: 1, 0x85: 9]
+        for (type, body) in fixed {
+            for given in 0...(SessionProtocol.maximumLength - 4) where given != body {
+                #expect(replyError(header + [type] + Array(repeating: 0, count: given))
+                    == .wrongLength(type: type, expected: 4 + body, actual: 4 + given))
+            }
+        }
+    }
+
+    @Test("a check with no nodes, more nodes than the grid, an off-grid node or a repeated node is refused")
+    func badNodes() {
+        #expect(decodeError(header + [0x01, 0]) == .noNodes)
+        for count in 10...255 {
+            #expect(decodeError(header + [0x01, UInt8(count)] + Array(1...9).map(UInt8.init)) == .tooManyNodes(count: count, most: 9))
+        }
+        #expect(decodeError(header + [0x01, 65] + Array(repeating: 1, count: 64), nodeCount: 64) == .tooManyNodes(count: 65, most: 64))
+        for node in 0...255 where !(1...9).contains(node) {
+            #expect(decodeError(header + [0x01, 2, 1, UInt8(node)]) == .nodeOutOfRange(node, nodeCount: 9))
+        }
+        for node in 1...9 {
+            #expect(decodeError(header + [0x01, 3, UInt8(node), UInt8(node % 9 + 1), UInt8(node)]) == .repeatedNode(node))
+        }
+    }
+
+    @Test("a reply with an unknown reason, state, grid or minimum is refused")
+    func badReplyFields() {
+        for reason in 0...255 where NotCheckedReason(rawValue: UInt8(reason)) == nil {
+            #expect(replyError(header + [0x84, UInt8(reason)]) == .unknownReason(UInt8(reason)))
+            #expect(replyError(header + [0x85, 2, UInt8(reason), 3, 3, 4, 0, 0, 0, 0]) == .unknownReason(UInt8(reason)))
+        }
+        for state in 3...255 {
+            #expect(replyError(header + [0x85, UInt8(state), 0, 3, 3, 4, 0, 0, 0, 0]) == .unknownState(UInt8(state)))
+        }
+        #expect(replyError(header + [0x85, 0, 1, 3, 3, 4, 0, 0, 0, 0]) == .nonZeroUnused)
+        #expect(replyError(header + [0x85, 1, 1, 3, 3, 4, 0, 0, 0, 5]) == .nonZeroUnused)
+        #expect(replyError(header + [0x85, 0, 0, 3, 3, 4, 0, 0, 0, 5]) == .nonZeroUnused)
+        #expect(replyError(header + [0x85, 2, 1, 3, 3, 4, 0, 0, 1, 0]) == .nonZeroUnused)
+        for dimension in [0, 1, 9, 255] {
+            #expect(replyError(header + [0x85, 0, 0, UInt8(dimension), 3, 1, 0, 0, 0, 0]) == .gridOutOfRange(rows: dimension, columns: 3))
+            #expect(replyError(header + [0x85, 0, 0, 3, UInt8(dimension), 1, 0, 0, 0, 0]) == .gridOutOfRange(rows: 3, columns: dimension))
+        }
+        #expect(replyError(header + [0x85, 0, 0, 3, 3, 0, 0, 0, 0, 0]) == .minimumOutOfRange(0))
+        #expect(replyError(header + [0x85, 0, 0, 3, 3, 10, 0, 0, 0, 0]) == .minimumOutOfRange(10))
+    }
+}

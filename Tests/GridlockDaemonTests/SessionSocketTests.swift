@@ -1,0 +1,332 @@
+import Foundation
+import Glibc
+import GridlockCore
+import GridlockDisplay
+import LinuxSys
+import Testing
+@testable import GridlockDaemon
+
+/// Answers each check at once with the matcher's verdict, or holds it until released;
+/// counts every verification asked for, which is what a client must not be able to raise.
+final class CountingVerifier: PatternVerifying {
+    var holding = false
+    private(set) var requests = 0
+    private var held: [() -> Void] = []
+    var onRequest: () -> Void = {}
+
+    func verify(_ pattern: Pattern, with matcher: PatternMatcher, then done: @escaping (PatternMatch?) -> Void) {
+        requests += 1
+        let finish = { done(matcher.match(pattern)) }
+        if holding { held.append(finish) } else { finish() }
+        onRequest()
+    }
+
+    func releaseAll() {
+        let released = held
+        held.removeAll()
+        for finish in released { finish() }
+    }
+}
+
+/// A lock face in the session, as the daemon's loop sees it: a real connection to the real
+/// socket, its replies read on the same loop, in order.
+final class TestFace {
+    let connection: SeqPacketConnection
+    private let loop: EventLoop
+    private var watching: EventLoop.Watching?
+    private(set) var replies: [SessionReply] = []
+    private(set) var closed = false
+    var onReply: (SessionReply) -> Void = { _ in }
+    var onClose: () -> Void = {}
+
+    init(path: String, loop: EventLoop) throws {
+        connection = try SeqPacketConnection.connect(to: path)
+        self.loop = loop
+        watching = try loop.watch(connection.descriptor, as: "test face") { [unowned self] in read() }
+    }
+
+    func send(_ request: SessionRequest) { send(request.encoded) }
+
+    func send(_ bytes: [UInt8]) {
+        guard !closed else { return }
+        _ = try? connection.send(bytes)
+    }
+
+    func disconnect() {
+        guard !closed else { return }
+        closed = true
+        if let watching { loop.unwatch(watching) }
+        connection.close()
+    }
+
+    private func read() {
+        while !closed {
+            guard let received = try? connection.receive(limit: 256) else { return }
+            switch received {
+            case .nothing: return
+            case .closed:
+                disconnect()
+                onClose()
+            case .truncated(let length):
+                Issue.record("a reply of \(length) bytes")
+            case .message(let bytes):
+                do {
+                    let reply = try SessionReply(decoding: bytes)
+                    replies.append(reply)
+                    onReply(reply)
+                } catch {
+                    Issue.record("a reply that does not decode: \(error)")
+                }
+            }
+        }
+    }
+}
+
+/// gridlockd with the session socket and no display or touch (verifier only), on its real
+/// loop, a real SEQPACKET socket in a temporary folder, and `CountingVerifier`.
+@Suite("the session socket, on the daemon's loop", .serialized)
+final class SessionSocketTests {
+    let directory: String
+    let verifier = CountingVerifier()
+    var config: GridlockConfig
+    let loop: EventLoop
+    private(set) var daemon: Daemon!
+    private(set) var outcomes: [Daemon.Outcome] = []
+    private(set) var journal: [String] = []
+    /// Called with each presented scene (after the round that made it).
+    var onScene: (Scene) -> Void = { _ in }
+    var onOutcome: (Daemon.Outcome) -> Void = { _ in }
+
+    static let right = [0, 1, 2, 5, 8]
+    static let wrong = [6, 7, 8, 5]
+
+    init() throws {
+        directory = try makeTemporaryDirectory()
+        config = try ReplayTests.config(exec: ["/bin/true"])
+        config.display.backend = .off
+        config.touch.backend = .off
+        config.lockout.stateFile = "\(directory)/attempts"
+        config.feedback.errorDuration = .zero
+        config.feedback.successDuration = .zero
+        config.session.enabled = true
+        config.session.socket = "\(directory)/run/session.sock"
+        config.session.allowUsers = [UserDatabase.currentUserID]
+        loop = try EventLoop()
+    }
+
+    deinit { removeDirectory(directory) }
+
+    var path: String { config.session.socket }
+
+    func start() throws {
+        let parts = DaemonParts(
+            loop: loop, output: NullOutput(size: Size(width: 800, height: 480)), touch: NoTouchSource(),
+            supervisor: ActionSupervisor(loop: loop, mode: config.action.mode),
+            state: StateFile(path: config.lockout.stateFile, saved: .clean), verifier: verifier,
+            sessionListener: try DaemonParts.sessionListener(for: config.session))
+        daemon = try Daemon(options: .init(configPath: "\(directory)/unused.conf"), config: config, parts: parts)
+        daemon.observe = { [unowned self] in
+            outcomes.append($0)
+            onOutcome($0)
+        }
+        daemon.service.onPresent = { [unowned self] in onScene($0) }
+    }
+
+    func face() throws -> TestFace { try TestFace(path: path, loop: loop) }
+
+    /// Runs the daemon until a handler stops it (20 s is a failure, never an expectation).
+    func run() {
+        loop.deadline("test limit") { [unowned self] _ in
+            Issue.record("the daemon did not finish within 20 s; outcomes so far: \(outcomes)")
+            daemon.stop()
+        }.due = MonotonicClock.now() + .seconds(20)
+        let recorder = JournalRecorder()
+        Journal.$recorder.withValue(recorder) { _ = daemon.run() }
+        journal = recorder.messages
+    }
+
+    var peer: String { "uid \(getuid()), pid \(getpid())" }
+    var failures: Int { daemon.service.machine.attempts.failures }
+
+    @Test("the right pattern over the socket is answered accepted, and its action runs")
+    func rightPatternOpens() throws {
+        try start()
+        let face = try face()
+        onOutcome = { [unowned self] in if case .action(.finished) = $0 { daemon.stop() } }
+        face.send(.check(nodes: Self.right))
+        run()
+        #expect(face.replies == [.accepted])
+        #expect(outcomes.first == .lock(.accepted(patternName: "door", nodes: 5)))
+        #expect(outcomes.last == .action(.finished(pattern: "door", duress: false, status: .exited(0))))
+        #expect(verifier.requests == 1)
+        let checking = journal.firstIndex(of: "session socket: checking a pattern from \(peer) (5 nodes)")
+        let answered = journal.firstIndex(of: "session socket: answered \(peer): accepted")
+        #expect(checking != nil && answered != nil && checking! < answered!, "journal: \(journal)")
+        #expect(!FileManager.default.fileExists(atPath: path), "the socket's name is removed at the stop")
+    }
+
+    @Test("five wrong patterns count as five, and the sixth is answered lockedOut without a check")
+    func fiveWrongThenLockedOut() throws {
+        try start()
+        let face = try face()
+        var sent = 0
+        onScene = { scene in
+            // A new check only once the lock shows the prompt (ready) or the lockout.
+            switch scene.message {
+            case .prompt where sent < 5, .lockedOut where sent == 5:
+                sent += 1
+                face.send(.check(nodes: Self.wrong))
+            default: break
+            }
+        }
+        face.onReply = { [unowned self] in if case .lockedOut = $0 { daemon.stop() } }
+        run()
+        let schedule = config.lockout.schedule
+        let rejected = (1...5).map { SessionReply.rejected(failures: $0, remainingBeforeLockout: schedule.failuresBeforeLockout(after: $0)) }
+        #expect(face.replies == rejected + [.lockedOut(seconds: 30)])
+        #expect(rejected.last == .rejected(failures: 5, remainingBeforeLockout: 0))
+        #expect(verifier.requests == 5)
+        #expect(failures == 5)
+        #expect(outcomes.contains(.lock(.lockout(seconds: 30, failures: 5))))
+    }
+
+    @Test("a check while another runs is answered busy and not counted; a disconnect mid-check keeps the count")
+    func busyWhileAnotherRuns() throws {
+        try start()
+        verifier.holding = true
+        let asker = try face()
+        let other = try face()
+        verifier.onRequest = { [unowned self] in
+            other.send(.check(nodes: Self.right))
+            other.send(.status)
+        }
+        other.onReply = { [unowned self] reply in
+            guard case .status = reply else { return }
+            // The asker goes away before its verdict: the failure is counted all the same.
+            asker.disconnect()
+            verifier.releaseAll()
+        }
+        onOutcome = { [unowned self] in if case .lock(.rejected) = $0 { daemon.stop() } }
+        asker.send(.check(nodes: Self.wrong))
+        run()
+        #expect(other.replies == [
+            .notChecked(.busy),
+            .status(SessionStatus(state: .notChecking(.busy), rows: 3, columns: 3, minimumNodes: 4)),
+        ])
+        #expect(asker.replies.isEmpty)
+        #expect(verifier.requests == 1)
+        #expect(failures == 1)
+        #expect(outcomes == [.lock(.rejected(nodes: 4, failures: 1))])
+        // The verdict is logged for whoever asked; the asker is gone, so it reaches no one.
+        #expect(journal.contains("session socket: answered \(peer): rejected (1 failure(s) in a row)"), "journal: \(journal)")
+    }
+
+    @Test("a peer that is not allowed gets refusedPeer, is closed and logged with its uid and pid")
+    func refusedPeer() throws {
+        config.session.allowUsers = [UserDatabase.currentUserID &+ 1]
+        try start()
+        let face = try face()
+        face.onClose = { [unowned self] in daemon.stop() }
+        face.send(.check(nodes: Self.right))
+        run()
+        #expect(face.replies == [.notChecked(.refusedPeer)])
+        #expect(face.closed)
+        #expect(verifier.requests == 0)
+        #expect(journal.filter { $0.hasPrefix("session socket: refused a connection from \(peer)") }.count == 1)
+    }
+
+    @Test("garbage, an oversized packet and an unknown version each get one reply and close the connection, logged once")
+    func malformedMessagesClose() throws {
+        try start()
+        let cases: [([UInt8], NotCheckedReason)] = [
+            ([0x00, 0x01, 0x02, 0x03, 0x04], .malformed),
+            (Array(repeating: 0x47, count: 200), .malformed),
+            ([0x47, 0x4C, 2, 0x02], .unsupportedVersion),
+            ([0x47, 0x4C, 1, 0x01, 2, 1, 1], .malformed),
+        ]
+        var faces: [TestFace] = []
+        for (bytes, _) in cases {
+            let face = try face()
+            face.onClose = { [unowned self] in if faces.allSatisfy(\.closed) { daemon.stop() } }
+            face.send(bytes)
+            // What follows the bad message is never read.
+            face.send(.check(nodes: Self.right))
+            faces.append(face)
+        }
+        run()
+        for (face, (bytes, reason)) in zip(faces, cases) {
+            #expect(face.replies == [.notChecked(reason)], "\(bytes)")
+            #expect(face.closed)
+        }
+        #expect(SessionReply.notChecked(.unsupportedVersion).encoded[2] == 1, "answered in version 1")
+        #expect(journal.filter { $0.hasPrefix("session socket: closed the connection from \(peer)") }.count == cases.count)
+        #expect(verifier.requests == 0)
+    }
+
+    @Test("a client flooding checks over many connections gets no more verifications than the lockout allows")
+    func floodGetsNoExtraTries() throws {
+        try start()
+        var faces: [TestFace] = []
+        var lockedOutReplies = 0
+        var connections = 0
+        var stopped = false
+        func flood() {
+            guard !stopped else { return }
+            guard let face = try? face() else { Issue.record("cannot connect"); return }
+            connections += 1
+            faces.append(face)
+            face.onReply = { [unowned self] reply in
+                if case .lockedOut = reply { lockedOutReplies += 1 }
+                if lockedOutReplies >= 40, !stopped {
+                    stopped = true
+                    daemon.stop()
+                }
+            }
+            face.onClose = { flood() }
+            for _ in 0..<(SessionServer.mostMessagesPerSecond + 5) { face.send(.check(nodes: Self.wrong)) }
+        }
+        flood()
+        run()
+        #expect(verifier.requests == 5)
+        #expect(failures == 5)
+        #expect(connections > 1, "the rate limit closed the flooding connections")
+        let overloaded = faces.filter { $0.replies.last == .notChecked(.overloaded) }
+        #expect(!overloaded.isEmpty)
+        for face in faces {
+            #expect(face.replies.filter { if case .rejected = $0 { true } else { false } }.count <= 1)
+        }
+    }
+
+    @Test("status tells the grid and the state, and the ninth connection is refused as overloaded")
+    func statusAndConnectionLimit() throws {
+        try start()
+        var faces: [TestFace] = []
+        for _ in 0..<SessionServer.mostConnections { faces.append(try face()) }
+        let ninth = try face()
+        ninth.onClose = { faces[0].send(.status) }
+        faces[0].onReply = { [unowned self] _ in daemon.stop() }
+        run()
+        #expect(ninth.replies == [.notChecked(.overloaded)])
+        #expect(faces[0].replies == [.status(SessionStatus(state: .ready, rows: 3, columns: 3, minimumNodes: 4))])
+    }
+
+    @Test("verifier only: backend=none builds no display and no touch device, and the socket is made with its folder and mode")
+    func verifierOnlyParts() throws {
+        let output = try DaemonParts.output(for: config, headless: false)
+        #expect(output is NullOutput)
+        let touch = try DaemonParts.touchSource(for: config, frame: output.size, rotation: .none, start: MonotonicClock.now())
+        #expect(touch is NoTouchSource)
+        #expect(touch.devicePath == nil)
+        let listener = try DaemonParts.sessionListener(for: config.session)
+        defer { listener.close() }
+        let status = try FileStatus(entryAt: path)
+        #expect(status.isSocket)
+        #expect(status.mode & 0o777 == 0o666)
+        // A second start replaces the socket an earlier run left, and nothing else.
+        let again = try DaemonParts.sessionListener(for: config.session)
+        again.descriptor.close()
+        try AtomicFile.write([1], to: "\(directory)/run/not-a-socket", mode: 0o600)
+        config.session.socket = "\(directory)/run/not-a-socket"
+        #expect(throws: DaemonError.self) { try DaemonParts.sessionListener(for: config.session) }
+    }
+}
