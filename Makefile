@@ -124,7 +124,7 @@ DEB_VERSION := $(VERSION)$(deb-suffix.$(DIST))
 DEB_ARCH = $(ARCH)
 DEB_BASE = dist/gridlock_$(DEB_VERSION)_$(DEB_ARCH)
 
-.PHONY: all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm install clean deb dist test-deployed
+.PHONY: all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm install clean deb dist test-deployed test-deployed-trixie
 .PHONY: fuzz fuzz-build fuzz-smoke test-sanitizers test-asan test-tsan
 
 all: release
@@ -204,6 +204,12 @@ test-vm: test-deps release
 # QEMU (tests/vm/deployed; the image is cached in tests/vm/cache/image/).
 test-deployed: test-deps deb
 	tests/vm/deployed
+
+# The same scenarios in a Debian 13 image, ARCH=amd64 (the default) or ARCH=arm64 (under TCG,
+# slower: docs/testing.md gives the cost of each).
+test-deployed-trixie: test-deps
+	$(MAKE) --no-print-directory deb DIST=trixie ARCH=$(ARCH)
+	tests/vm/deployed --dist trixie --arch $(ARCH)
 
 # Fuzzing and sanitizers (docs/reliability.md), with the toolchain's own libFuzzer and
 # sanitizer runtimes and its lld (gold fails to link the fuzzer build).
