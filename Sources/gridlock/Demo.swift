@@ -91,6 +91,8 @@ func caption(_ scene: Scene) -> String {
     case .tooShort: "too short"
     case .lockedOut(let s): "locked out (\(s) s)"
     case .cannotRecord: "out of service"
+    case .serviceUnavailable: "no service"
+    case .busy: "busy"
     case .success: "unlocked"
     case .enrollDraw, .enrollConfirm, .enrollMismatch, .enrollSaved: "enrolling"
     case .calibrate: "calibrating"

@@ -18,6 +18,10 @@ public enum Message: Hashable, Sendable {
     case lockedOut(seconds: Int)
     /// Attempts cannot be recorded (the disk is full or read-only): none is checked.
     case cannotRecord
+    /// A lock face cannot reach gridlockd (not running, or refusing this user): nothing is checked.
+    case serviceUnavailable
+    /// gridlockd did not check the stroke: another check, an action or a finger on the panel came first.
+    case busy
     case success
     case enrollDraw
     case enrollConfirm

@@ -72,6 +72,8 @@ public struct Theme: Hashable, Sendable {
     public var tooShort = "Connect at least {minimum} dots"
     public var lockedOut = "Too many attempts. Try again in {seconds} s"
     public var cannotRecord = "Out of service: attempts cannot be recorded"
+    public var serviceUnavailable = "Cannot check patterns: the gridlock service is not running"
+    public var busy = "Busy, try again"
     public var successText = "Unlocked"
     public var enrollDraw = "Draw a new unlock pattern"
     public var enrollConfirm = "Draw the pattern again to confirm"
@@ -124,6 +126,8 @@ public struct Theme: Hashable, Sendable {
         case .tooShort(let minimum): MessageTemplate.fill(tooShort, .tooShort) { _ in String(minimum) }
         case .lockedOut(let seconds): MessageTemplate.fill(lockedOut, .lockedOut) { _ in String(seconds) }
         case .cannotRecord: Self.plain(cannotRecord)
+        case .serviceUnavailable: Self.plain(serviceUnavailable)
+        case .busy: Self.plain(busy)
         case .success: Self.plain(successText)
         case .enrollDraw: Self.plain(enrollDraw)
         case .enrollConfirm: Self.plain(enrollConfirm)
@@ -143,7 +147,7 @@ public struct Theme: Hashable, Sendable {
     /// The colour of the message line for a message.
     public func textColor(for message: Message) -> Color {
         switch message {
-        case .wrong, .tooShort, .lockedOut, .cannotRecord, .enrollMismatch: error
+        case .wrong, .tooShort, .lockedOut, .cannotRecord, .serviceUnavailable, .busy, .enrollMismatch: error
         case .success, .enrollSaved: success
         default: text
         }

@@ -1,0 +1,344 @@
+/// The behaviour of a lock face in a user's session (`gridlock-lock`), as a state machine:
+/// events in, effects out, like `LockMachine`, whose look it shares.
+///
+/// A face decides nothing about patterns. It tracks the finger, sends each finished stroke
+/// to gridlockd over the session socket and shows what gridlockd answers: the failure
+/// count, the lockout and its seconds all come from the verifier, never from the face, so a
+/// face that is killed, restarted or replaced by a hostile program changes none of them.
+/// The one thing it decides alone is when to ask the compositor to unlock: after, and only
+/// after, gridlockd answered `accepted` to a check it sent.
+///
+/// It never reads a clock, touches a socket or draws: every event comes with its time.
+public struct FaceMachine: Sendable {
+    public enum Phase: Hashable, Sendable {
+        /// No answer from gridlockd yet, or the connection was lost: nothing can be checked,
+        /// and the screen says so. The session stays locked.
+        case waitingForService
+        /// Waiting for a stroke (the tracker may follow a finger that has not reached a node).
+        case ready
+        /// A finger is down and at least one node is selected.
+        case drawing
+        /// The stroke was sent; input is ignored until gridlockd answers.
+        case checking(nodes: [Int])
+        /// gridlockd refused the stroke: shown in the error look until `until`.
+        case rejected(nodes: [Int], failures: Int, remaining: Int?, until: Instant)
+        /// Fewer nodes than gridlockd's `min-nodes`: not sent, shown until `until` or the next touch.
+        case tooShort(nodes: [Int], until: Instant)
+        /// gridlockd did not check it (busy, or the failure could not be recorded): said until `until`.
+        case notChecked(nodes: [Int], reason: NotCheckedReason, until: Instant)
+        /// gridlockd is locked out: no input until `until`.
+        case lockedOut(until: Instant)
+        /// gridlockd accepted: the success look until `until`, then the session is unlocked.
+        case accepted(nodes: [Int], until: Instant)
+        /// The session is unlocked; the face waits to lock it again.
+        case unlocked
+    }
+
+    public enum Event: Hashable, Sendable {
+        /// A step of the primary finger (or the mouse with its left button), on the lock
+        /// surface whose grid is `layout`.
+        case touch(TouchEvent, layout: GridLayout)
+        /// The connection to gridlockd is up and it answered a `status`.
+        case connected(SessionStatus)
+        /// gridlockd's answer to the check in flight.
+        case reply(SessionReply)
+        /// The connection to gridlockd went away (or could not be made).
+        case serviceLost
+        /// The timer armed by `.armTimer` fired.
+        case timerFired
+        /// The session was locked again (idle, `gridlock-lock --now`, a signal): draw the grid.
+        case relocked
+    }
+
+    public enum Effect: Hashable, Sendable {
+        /// Something on screen changed: draw `scene(on:now:)` on every lock surface.
+        case redraw
+        case send(SessionRequest)
+        /// Ask the compositor to unlock the session (`unlock_and_destroy`).
+        case unlockSession
+        case armTimer(Instant)
+        case disarmTimer
+        case report(FaceReport)
+    }
+
+    public private(set) var phase: Phase = .waitingForService
+    public private(set) var settings: FaceSettings
+    /// gridlockd's grid and `min-nodes`, from its last `status`.
+    public private(set) var shape: GridShape
+    public private(set) var minimumNodes: Int
+    private var tracker: PatternTracker?
+    private var armedDeadline: Instant?
+    private var shown: Phase?
+
+    public init(settings: FaceSettings, shape: GridShape = .standard, minimumNodes: Int = 4) {
+        self.settings = settings
+        self.shape = shape
+        self.minimumNodes = minimumNodes
+    }
+
+    /// Whether the session must be locked now: everything but `unlocked`. A face asks the
+    /// compositor to unlock only on its `.unlockSession` effect.
+    public var keepsSessionLocked: Bool { phase != .unlocked }
+
+    public mutating func handle(_ event: Event, at now: Instant) -> [Effect] {
+        var effects: [Effect] = []
+        switch event {
+        case .touch(let touch, let layout): handleTouch(touch, layout: layout, now: now, &effects)
+        case .connected(let status): handleConnected(status, now: now, &effects)
+        case .reply(let reply): handleReply(reply, now: now, &effects)
+        case .serviceLost: handleServiceLost(&effects)
+        case .timerFired: handleTimer(now: now, &effects)
+        case .relocked: handleRelocked(&effects)
+        }
+        finish(&effects, now: now, timerFired: event == .timerFired)
+        return effects
+    }
+
+    // MARK: - The service
+
+    private mutating func handleConnected(_ status: SessionStatus, now: Instant, _ effects: inout [Effect]) {
+        if let shape = try? GridShape(rows: status.rows, columns: status.columns), shape != self.shape {
+            self.shape = shape
+            tracker = nil
+        }
+        minimumNodes = status.minimumNodes
+        guard phase == .waitingForService else { return }
+        switch status.state {
+        case .ready, .notChecking:
+            // A busy gridlockd (a finger on the panel, a check from elsewhere) answers the
+            // stroke with `busy` when it comes; the face does not wait for it to be free.
+            phase = .ready
+        case .lockedOut(let seconds):
+            phase = .lockedOut(until: now + .seconds(Int64(seconds)))
+        }
+        effects.append(.report(.serviceAvailable))
+    }
+
+    private mutating func handleServiceLost(_ effects: inout [Effect]) {
+        guard phase != .waitingForService, phase != .unlocked else { return }
+        // A check in flight is not answered now: gridlockd counted it (or never got it),
+        // and the next status says where the count stands.
+        tracker?.cancel()
+        phase = .waitingForService
+        effects.append(.report(.serviceLost))
+    }
+
+    private mutating func handleReply(_ reply: SessionReply, now: Instant, _ effects: inout [Effect]) {
+        guard case .checking(let nodes) = phase else {
+            // A status answered, or a reply to nothing: only a check's answer moves the face.
+            if case .status(let status) = reply { handleConnected(status, now: now, &effects) }
+            return
+        }
+        switch reply {
+        case .accepted:
+            phase = .accepted(nodes: nodes, until: now + settings.successDuration)
+            effects.append(.report(.accepted))
+            if settings.successDuration == .zero { unlock(&effects) }
+        case .rejected(let failures, let remaining):
+            phase = .rejected(nodes: nodes, failures: failures, remaining: remaining, until: now + settings.errorDuration)
+            effects.append(.report(.rejected(failures: failures)))
+        case .lockedOut(let seconds):
+            phase = .lockedOut(until: now + .seconds(Int64(seconds)))
+            effects.append(.report(.lockedOut(seconds: seconds)))
+        case .notChecked(let reason):
+            switch reason {
+            case .busy, .notRecorded, .tooShort:
+                phase = .notChecked(nodes: nodes, reason: reason, until: now + settings.errorDuration)
+                effects.append(.report(.notChecked(reason)))
+            case .stopping, .refusedPeer, .unsupportedVersion, .malformed, .overloaded:
+                // The server closes the connection after these: nothing can be checked.
+                phase = .waitingForService
+                effects.append(.report(.notChecked(reason)))
+            }
+        case .status(let status):
+            // A status where a check's answer belongs: the check is lost, not granted.
+            phase = .waitingForService
+            effects.append(.report(.serviceLost))
+            handleConnected(status, now: now, &effects)
+        }
+    }
+
+    private mutating func unlock(_ effects: inout [Effect]) {
+        phase = .unlocked
+        effects.append(.unlockSession)
+    }
+
+    /// Locked again: nothing is checked before gridlockd answers a fresh `status`, so a
+    /// face that lost gridlockd while unlocked never offers a grid it cannot check.
+    private mutating func handleRelocked(_ effects: inout [Effect]) {
+        guard phase == .unlocked else { return }
+        phase = .waitingForService
+        effects.append(.report(.relocked))
+        effects.append(.send(.status))
+    }
+
+    // MARK: - Touch
+
+    private var acceptsTouch: Bool {
+        switch phase {
+        case .ready, .drawing, .tooShort, .notChecked: true
+        case .waitingForService, .checking, .rejected, .lockedOut, .accepted, .unlocked: false
+        }
+    }
+
+    private mutating func handleTouch(_ touch: TouchEvent, layout: GridLayout, now: Instant, _ effects: inout [Effect]) {
+        guard acceptsTouch, layout.shape == shape else { return }
+        switch touch {
+        case .down(let point):
+            switch phase {
+            case .tooShort, .notChecked: phase = .ready
+            default: break
+            }
+            // A stroke belongs to the surface it starts on; another output's grid is another layout.
+            if tracker?.layout != layout { tracker = PatternTracker(layout: layout) }
+            tracker?.down(at: point)
+            noteSelection()
+        case .move(let point):
+            guard tracker?.layout == layout, tracker?.isTouching == true else { return }
+            tracker?.move(to: point)
+            noteSelection()
+        case .up:
+            guard let nodes = tracker?.isTouching == true ? tracker?.up() : nil else { return }
+            if phase == .drawing { phase = .ready }
+            guard !nodes.isEmpty else { return }
+            if nodes.count < minimumNodes {
+                phase = .tooShort(nodes: nodes, until: now + settings.errorDuration)
+                effects.append(.report(.tooShort(nodes: nodes.count)))
+            } else {
+                phase = .checking(nodes: nodes)
+                effects.append(.send(.check(nodes: nodes)))
+            }
+        case .cancel(let reason):
+            guard tracker?.isTouching == true else { return }
+            tracker?.cancel()
+            if phase == .drawing { phase = .ready }
+            effects.append(.report(.strokeCancelled(reason)))
+        }
+    }
+
+    private mutating func noteSelection() {
+        if phase == .ready, tracker?.selected.isEmpty == false { phase = .drawing }
+    }
+
+    // MARK: - Timer and scene
+
+    private mutating func handleTimer(now: Instant, _ effects: inout [Effect]) {
+        switch phase {
+        case .rejected(_, _, _, let until) where now >= until:
+            phase = .ready
+        case .tooShort(_, let until) where now >= until, .notChecked(_, _, let until) where now >= until:
+            phase = .ready
+        case .lockedOut(let until) where now >= until:
+            phase = .ready
+            effects.append(.report(.lockoutEnded))
+        case .accepted(_, let until) where now >= until:
+            unlock(&effects)
+        default:
+            break
+        }
+    }
+
+    private func nextDeadline(now: Instant) -> Instant? {
+        switch phase {
+        case .rejected(_, _, _, let until), .tooShort(_, let until), .notChecked(_, _, let until), .accepted(_, let until):
+            return until
+        case .lockedOut(let until):
+            // One tick per second, so the countdown changes on time.
+            let whole = until.duration(since: now).secondsRoundedUp
+            return whole > 1 ? until + .seconds(-(whole - 1)) : until
+        case .waitingForService, .ready, .drawing, .checking, .unlocked:
+            return nil
+        }
+    }
+
+    private mutating func finish(_ effects: inout [Effect], now: Instant, timerFired: Bool) {
+        let deadline = nextDeadline(now: now)
+        if deadline != armedDeadline || (timerFired && deadline.map { $0 <= now } == true) {
+            armedDeadline = deadline
+            effects.append(deadline.map { .armTimer($0) } ?? .disarmTimer)
+        }
+        // The countdown changes the picture without a phase change; redraw on every tick.
+        if phase != shown || timerFired || effects.contains(where: { if case .report = $0 { true } else { false } })
+            || isTracking {
+            shown = phase
+            effects.append(.redraw)
+        }
+    }
+
+    private var isTracking: Bool { phase == .drawing || tracker?.isTouching == true }
+
+    /// What a lock surface whose grid is `layout` shows now. The finger's segment is drawn
+    /// only on the surface the stroke is drawn on; the nodes and the path on every one.
+    public func scene(on layout: GridLayout, now: Instant) -> Scene {
+        var scene = Scene(layout: layout, message: .prompt)
+        guard layout.shape == shape else {
+            scene.message = .serviceUnavailable
+            return scene
+        }
+        func show(_ nodes: [Int], look: NodeLook, finger: Point? = nil) {
+            guard settings.showPath else { return }
+            for node in nodes { scene.nodes[node] = look }
+            scene.path = nodes.map(layout.center(of:))
+            scene.finger = nodes.isEmpty ? nil : finger
+            scene.pathLook = look
+        }
+        switch phase {
+        case .waitingForService:
+            scene.message = .serviceUnavailable
+        case .ready, .drawing:
+            if let tracker, tracker.layout == layout {
+                show(tracker.selected, look: .selected, finger: tracker.finger)
+            } else if let tracker {
+                show(tracker.selected, look: .selected)
+            }
+        case .checking(let nodes):
+            scene.message = .verifying
+            show(nodes, look: .selected)
+        case .rejected(let nodes, let failures, let remaining, _):
+            scene.message = .wrong(failures: failures, remaining: remaining)
+            show(nodes, look: .error)
+        case .tooShort(let nodes, _):
+            scene.message = .tooShort(minimum: minimumNodes)
+            show(nodes, look: .error)
+        case .notChecked(let nodes, let reason, _):
+            switch reason {
+            case .notRecorded: scene.message = .cannotRecord
+            case .tooShort: scene.message = .tooShort(minimum: minimumNodes)
+            default: scene.message = .busy
+            }
+            show(nodes, look: .error)
+        case .lockedOut(let until):
+            scene.message = .lockedOut(seconds: max(1, Int(until.duration(since: now).secondsRoundedUp)))
+        case .accepted(let nodes, _):
+            scene.message = .success
+            show(nodes, look: .success)
+        case .unlocked:
+            scene.message = .success
+        }
+        return scene
+    }
+}
+
+/// What a face's settings say; the grid itself is gridlockd's.
+public struct FaceSettings: Hashable, Sendable {
+    public var showPath = true
+    public var errorDuration: Duration = .milliseconds(1000)
+    /// How long the success look shows before the session unlocks (0: at once).
+    public var successDuration: Duration = .milliseconds(300)
+
+    public init() {}
+}
+
+/// What a face logs. None of them holds a pattern.
+public enum FaceReport: Hashable, Sendable {
+    case serviceAvailable
+    case serviceLost
+    case accepted
+    case rejected(failures: Int)
+    case lockedOut(seconds: Int)
+    case lockoutEnded
+    case notChecked(NotCheckedReason)
+    case tooShort(nodes: Int)
+    case strokeCancelled(CancelReason)
+    case relocked
+}

@@ -1,0 +1,218 @@
+import Testing
+@testable import GridlockCore
+
+/// A lock face's machine on an injected clock: it shows what gridlockd answers and unlocks
+/// the session only after an `accepted`.
+struct FaceHarness {
+    var machine: FaceMachine
+    var now = Instant.seconds(100)
+    let grid = layout()
+
+    init(settings: FaceSettings = FaceSettings(), connected state: SessionStatus.State? = .ready) {
+        machine = FaceMachine(settings: settings)
+        if let state { send(.connected(SessionStatus(state: state, rows: 3, columns: 3, minimumNodes: 4))) }
+    }
+
+    @discardableResult
+    mutating func send(_ event: FaceMachine.Event) -> [FaceMachine.Effect] { machine.handle(event, at: now) }
+
+    /// Drags through `nodes` (1-based) on `on` (the harness's grid unless given) and lifts.
+    @discardableResult
+    mutating func draw(_ nodes: [Int], on surface: GridLayout? = nil) -> [FaceMachine.Effect] {
+        let surface = surface ?? grid
+        let points = samples(along: nodes.map { surface.center(of: $0 - 1) }, spacing: 5)
+        var effects = send(.touch(.down(points[0]), layout: surface))
+        for p in points.dropFirst() { effects += send(.touch(.move(p), layout: surface)) }
+        return effects + send(.touch(.up, layout: surface))
+    }
+
+    mutating func advance(_ d: Duration) -> [FaceMachine.Effect] {
+        now = now + d
+        return send(.timerFired)
+    }
+
+    var message: Message { machine.scene(on: grid, now: now).message }
+}
+
+extension Array where Element == FaceMachine.Effect {
+    var sent: [SessionRequest] { compactMap { if case .send(let r) = $0 { r } else { nil } } }
+    var unlocks: Int { filter { $0 == .unlockSession }.count }
+}
+
+@Suite struct FaceMachineTests {
+    @Test("before gridlockd answers nothing is sent, the grid says why, and the session stays locked")
+    func waitsForService() {
+        var h = FaceHarness(connected: nil)
+        #expect(h.message == .serviceUnavailable)
+        let effects = h.draw([1, 2, 3, 6, 9])
+        #expect(effects.sent.isEmpty)
+        #expect(effects.unlocks == 0)
+        #expect(h.machine.keepsSessionLocked)
+    }
+
+    @Test("a finished stroke is sent as a check numbered from 0, and input waits for the answer")
+    func strokeIsSent() {
+        var h = FaceHarness()
+        #expect(h.draw([1, 2, 3, 6, 9]).sent == [.check(nodes: [0, 1, 2, 5, 8])])
+        #expect(h.machine.phase == .checking(nodes: [0, 1, 2, 5, 8]))
+        #expect(h.message == .verifying)
+        #expect(h.draw([1, 4, 7, 8]).sent.isEmpty)
+    }
+
+    @Test("a stroke shorter than gridlockd's min-nodes is not sent, and says the minimum")
+    func tooShortIsLocal() {
+        var h = FaceHarness()
+        #expect(h.draw([1, 2, 3]).sent.isEmpty)
+        #expect(h.message == .tooShort(minimum: 4))
+        #expect(h.draw([1, 2, 3, 6]).sent.count == 1)
+    }
+
+    @Test("a rejection shows gridlockd's count and remaining tries, then the grid is ready again")
+    func rejectionShowsServerCount() {
+        var h = FaceHarness()
+        h.draw([1, 2, 3, 6])
+        h.send(.reply(.rejected(failures: 3, remainingBeforeLockout: 2)))
+        #expect(h.message == .wrong(failures: 3, remaining: 2))
+        #expect(h.draw([1, 2, 3, 6]).sent.isEmpty)
+        _ = h.advance(.milliseconds(999))
+        #expect(h.message == .wrong(failures: 3, remaining: 2))
+        _ = h.advance(.milliseconds(1))
+        #expect(h.machine.phase == .ready)
+        #expect(h.draw([1, 2, 3, 6]).sent.count == 1)
+    }
+
+    @Test("a lockout answered by gridlockd counts down on the face and holds input until it ends")
+    func lockoutCountsDown() {
+        var h = FaceHarness()
+        h.draw([1, 2, 3, 6])
+        let effects = h.send(.reply(.lockedOut(seconds: 30)))
+        #expect(effects.contains(.armTimer(h.now + .seconds(1))))
+        #expect(h.message == .lockedOut(seconds: 30))
+        _ = h.advance(.seconds(1))
+        #expect(h.message == .lockedOut(seconds: 29))
+        #expect(h.draw([1, 2, 3, 6]).sent.isEmpty)
+        _ = h.advance(.seconds(29))
+        #expect(h.machine.phase == .ready)
+    }
+
+    @Test("a face started during a lockout shows it from gridlockd's status")
+    func lockoutFromStatus() {
+        let h = FaceHarness(connected: .lockedOut(seconds: 12))
+        #expect(h.message == .lockedOut(seconds: 12))
+    }
+
+    @Test("only an accepted check unlocks the session, once, after the success look")
+    func acceptedUnlocks() {
+        var h = FaceHarness()
+        h.draw([1, 2, 3, 6, 9])
+        let answered = h.send(.reply(.accepted))
+        #expect(answered.unlocks == 0)
+        #expect(h.message == .success)
+        #expect(h.advance(.milliseconds(299)).unlocks == 0)
+        #expect(h.advance(.milliseconds(1)).unlocks == 1)
+        #expect(!h.machine.keepsSessionLocked)
+        #expect(h.advance(.seconds(5)).unlocks == 0)
+    }
+
+    @Test("with no success look the session unlocks with the answer")
+    func immediateUnlock() {
+        var settings = FaceSettings()
+        settings.successDuration = .zero
+        var h = FaceHarness(settings: settings)
+        h.draw([1, 2, 3, 6, 9])
+        #expect(h.send(.reply(.accepted)).unlocks == 1)
+    }
+
+    @Test("an accepted reply to no check in flight unlocks nothing")
+    func strayAcceptIsIgnored() {
+        var h = FaceHarness()
+        #expect(h.send(.reply(.accepted)).unlocks == 0)
+        #expect(h.machine.phase == .ready)
+        h.draw([1, 2, 3, 6])
+        h.send(.reply(.rejected(failures: 1, remainingBeforeLockout: 4)))
+        #expect(h.send(.reply(.accepted)).unlocks == 0)
+        #expect(h.machine.keepsSessionLocked)
+    }
+
+    @Test("losing gridlockd mid-check grants nothing and shows that nothing can be checked")
+    func lostMidCheck() {
+        var h = FaceHarness()
+        h.draw([1, 2, 3, 6, 9])
+        let effects = h.send(.serviceLost)
+        #expect(effects.unlocks == 0)
+        #expect(h.machine.phase == .waitingForService)
+        #expect(h.message == .serviceUnavailable)
+        #expect(h.send(.reply(.accepted)).unlocks == 0)
+        #expect(h.draw([1, 2, 3, 6, 9]).sent.isEmpty)
+    }
+
+    @Test("busy and not-recorded answers are said and not counted; a refusal closes the way to checks")
+    func notCheckedAnswers() {
+        var h = FaceHarness()
+        h.draw([1, 2, 3, 6])
+        h.send(.reply(.notChecked(.busy)))
+        #expect(h.message == .busy)
+        #expect(h.draw([1, 2, 3, 6]).sent.count == 1)
+        h.send(.reply(.notChecked(.notRecorded)))
+        #expect(h.message == .cannotRecord)
+        h.draw([1, 2, 3, 6])
+        h.send(.reply(.notChecked(.refusedPeer)))
+        #expect(h.machine.phase == .waitingForService)
+        #expect(h.message == .serviceUnavailable)
+    }
+
+    @Test("a relock waits for a fresh status before it offers the grid")
+    func relockAsksStatus() {
+        var settings = FaceSettings()
+        settings.successDuration = .zero
+        var h = FaceHarness(settings: settings)
+        h.draw([1, 2, 3, 6, 9])
+        h.send(.reply(.accepted))
+        h.send(.serviceLost)  // gridlockd stopped while the session was unlocked
+        let effects = h.send(.relocked)
+        #expect(effects.sent == [.status])
+        #expect(h.machine.keepsSessionLocked)
+        #expect(h.draw([1, 2, 3, 6, 9]).sent.isEmpty)
+        h.send(.reply(.status(SessionStatus(state: .ready, rows: 3, columns: 3, minimumNodes: 4))))
+        #expect(h.draw([1, 2, 3, 6, 9]).sent.count == 1)
+    }
+
+    @Test("gridlockd's grid is the one drawn: a 4x4 status changes the shape and the numbering")
+    func serverGridShape() {
+        var h = FaceHarness(connected: nil)
+        h.send(.connected(SessionStatus(state: .ready, rows: 4, columns: 4, minimumNodes: 4)))
+        let four = layout(4, 4)
+        #expect(h.machine.scene(on: four, now: h.now).nodes.count == 16)
+        #expect(h.draw([1, 2, 3, 4], on: four).sent == [.check(nodes: [0, 1, 2, 3])])
+    }
+
+    @Test("the finger's segment shows on the surface it draws on; the selected nodes on every surface")
+    func twoSurfaces() {
+        var h = FaceHarness()
+        let other = layout(frame: Rect(x: 0, y: 0, width: 1920, height: 1080))
+        let start = h.grid.center(of: 0)
+        h.send(.touch(.down(start), layout: h.grid))
+        h.send(.touch(.move(Point(x: start.x + 30, y: start.y)), layout: h.grid))
+        let here = h.machine.scene(on: h.grid, now: h.now)
+        let there = h.machine.scene(on: other, now: h.now)
+        #expect(here.finger != nil)
+        #expect(there.finger == nil)
+        #expect(here.nodes[0] == .selected && there.nodes[0] == .selected)
+        #expect(there.path == [other.center(of: 0)])
+        // A move reported on the other surface does not move this stroke.
+        h.send(.touch(.move(other.center(of: 2)), layout: other))
+        #expect(h.machine.scene(on: h.grid, now: h.now).nodes[2] == .idle)
+    }
+
+    @Test("a cancelled touch discards the stroke without sending it")
+    func cancelDiscards() {
+        var h = FaceHarness()
+        let points = samples(along: [h.grid.center(of: 0), h.grid.center(of: 2)], spacing: 5)
+        h.send(.touch(.down(points[0]), layout: h.grid))
+        for p in points.dropFirst() { h.send(.touch(.move(p), layout: h.grid)) }
+        let cancelled = h.send(.touch(.cancel(.deviceLost), layout: h.grid))
+        #expect(cancelled.contains(.report(.strokeCancelled(.deviceLost))))
+        #expect(h.send(.touch(.up, layout: h.grid)).sent.isEmpty)
+        #expect(h.machine.phase == .ready)
+    }
+}
