@@ -39,6 +39,9 @@ let package = Package(
             name: "GridlockDaemon",
             dependencies: ["GridlockCore", "GridlockInput", "GridlockDisplay", "LinuxSys", "CInih", "CSodium"]
         ),
+        // A lock face in a user's session: the session socket's client side and the face's
+        // shell; the Wayland adapter draws and reads the finger for it.
+        .target(name: "GridlockFace", dependencies: ["GridlockCore", "LinuxSys"]),
         .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon"]),
         .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon"]),
 
@@ -58,6 +61,6 @@ let package = Package(
         .testTarget(name: "LinuxSysTests", dependencies: ["LinuxSys", "GridlockCore"]),
         .testTarget(name: "GridlockInputTests", dependencies: ["GridlockInput"]),
         .testTarget(name: "GridlockDisplayTests", dependencies: ["GridlockDisplay"]),
-        .testTarget(name: "GridlockDaemonTests", dependencies: ["GridlockDaemon", "GridlockFuzzing"]),
+        .testTarget(name: "GridlockDaemonTests", dependencies: ["GridlockDaemon", "GridlockFuzzing", "GridlockFace"]),
     ]
 )

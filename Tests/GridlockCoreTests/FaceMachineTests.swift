@@ -10,7 +10,7 @@ struct FaceHarness {
 
     init(settings: FaceSettings = FaceSettings(), connected state: SessionStatus.State? = .ready) {
         machine = FaceMachine(settings: settings)
-        if let state { send(.connected(SessionStatus(state: state, rows: 3, columns: 3, minimumNodes: 4))) }
+        if let state { send(.reply(.status(SessionStatus(state: state, rows: 3, columns: 3, minimumNodes: 4)))) }
     }
 
     @discardableResult
@@ -93,6 +93,19 @@ extension Array where Element == FaceMachine.Effect {
         #expect(h.draw([1, 2, 3, 6]).sent.isEmpty)
         _ = h.advance(.seconds(29))
         #expect(h.machine.phase == .ready)
+    }
+
+    @Test("the refusal that starts a lockout asks gridlockd for it instead of offering the grid")
+    func lastRefusalAsksStatus() {
+        var h = FaceHarness()
+        h.draw([1, 2, 3, 6])
+        h.send(.reply(.rejected(failures: 5, remainingBeforeLockout: 0)))
+        let effects = h.advance(.seconds(1))
+        #expect(effects.sent == [.status])
+        #expect(h.message == .wrong(failures: 5, remaining: 0))
+        #expect(h.draw([1, 2, 3, 6]).sent.isEmpty)
+        h.send(.reply(.status(SessionStatus(state: .lockedOut(seconds: 30), rows: 3, columns: 3, minimumNodes: 4))))
+        #expect(h.message == .lockedOut(seconds: 30))
     }
 
     @Test("a face started during a lockout shows it from gridlockd's status")
@@ -180,7 +193,7 @@ extension Array where Element == FaceMachine.Effect {
     @Test("gridlockd's grid is the one drawn: a 4x4 status changes the shape and the numbering")
     func serverGridShape() {
         var h = FaceHarness(connected: nil)
-        h.send(.connected(SessionStatus(state: .ready, rows: 4, columns: 4, minimumNodes: 4)))
+        h.send(.reply(.status(SessionStatus(state: .ready, rows: 4, columns: 4, minimumNodes: 4))))
         let four = layout(4, 4)
         #expect(h.machine.scene(on: four, now: h.now).nodes.count == 16)
         #expect(h.draw([1, 2, 3, 4], on: four).sent == [.check(nodes: [0, 1, 2, 3])])

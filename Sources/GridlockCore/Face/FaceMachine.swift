@@ -22,6 +22,9 @@ public struct FaceMachine: Sendable {
         case checking(nodes: [Int])
         /// gridlockd refused the stroke: shown in the error look until `until`.
         case rejected(nodes: [Int], failures: Int, remaining: Int?, until: Instant)
+        /// The refusal was the one that starts a lockout (no tries remained): still shown,
+        /// while a `status` asks gridlockd how long it is.
+        case awaitingLockout(nodes: [Int], failures: Int)
         /// Fewer nodes than gridlockd's `min-nodes`: not sent, shown until `until` or the next touch.
         case tooShort(nodes: [Int], until: Instant)
         /// gridlockd did not check it (busy, or the failure could not be recorded): said until `until`.
@@ -38,9 +41,8 @@ public struct FaceMachine: Sendable {
         /// A step of the primary finger (or the mouse with its left button), on the lock
         /// surface whose grid is `layout`.
         case touch(TouchEvent, layout: GridLayout)
-        /// The connection to gridlockd is up and it answered a `status`.
-        case connected(SessionStatus)
-        /// gridlockd's answer to the check in flight.
+        /// A reply from gridlockd: the answer to the check in flight, or to a `status` (sent
+        /// by the shell on every connect and by the machine on every relock).
         case reply(SessionReply)
         /// The connection to gridlockd went away (or could not be made).
         case serviceLost
@@ -84,7 +86,6 @@ public struct FaceMachine: Sendable {
         var effects: [Effect] = []
         switch event {
         case .touch(let touch, let layout): handleTouch(touch, layout: layout, now: now, &effects)
-        case .connected(let status): handleConnected(status, now: now, &effects)
         case .reply(let reply): handleReply(reply, now: now, &effects)
         case .serviceLost: handleServiceLost(&effects)
         case .timerFired: handleTimer(now: now, &effects)
@@ -96,13 +97,17 @@ public struct FaceMachine: Sendable {
 
     // MARK: - The service
 
-    private mutating func handleConnected(_ status: SessionStatus, now: Instant, _ effects: inout [Effect]) {
+    private mutating func handleStatus(_ status: SessionStatus, now: Instant, _ effects: inout [Effect]) {
         if let shape = try? GridShape(rows: status.rows, columns: status.columns), shape != self.shape {
             self.shape = shape
             tracker = nil
         }
         minimumNodes = status.minimumNodes
-        guard phase == .waitingForService else { return }
+        switch phase {
+        case .waitingForService, .awaitingLockout: break
+        default: return
+        }
+        let wasWaiting = phase == .waitingForService
         switch status.state {
         case .ready, .notChecking:
             // A busy gridlockd (a finger on the panel, a check from elsewhere) answers the
@@ -110,8 +115,9 @@ public struct FaceMachine: Sendable {
             phase = .ready
         case .lockedOut(let seconds):
             phase = .lockedOut(until: now + .seconds(Int64(seconds)))
+            if !wasWaiting { effects.append(.report(.lockedOut(seconds: seconds))) }
         }
-        effects.append(.report(.serviceAvailable))
+        if wasWaiting { effects.append(.report(.serviceAvailable)) }
     }
 
     private mutating func handleServiceLost(_ effects: inout [Effect]) {
@@ -126,7 +132,7 @@ public struct FaceMachine: Sendable {
     private mutating func handleReply(_ reply: SessionReply, now: Instant, _ effects: inout [Effect]) {
         guard case .checking(let nodes) = phase else {
             // A status answered, or a reply to nothing: only a check's answer moves the face.
-            if case .status(let status) = reply { handleConnected(status, now: now, &effects) }
+            if case .status(let status) = reply { handleStatus(status, now: now, &effects) }
             return
         }
         switch reply {
@@ -154,7 +160,7 @@ public struct FaceMachine: Sendable {
             // A status where a check's answer belongs: the check is lost, not granted.
             phase = .waitingForService
             effects.append(.report(.serviceLost))
-            handleConnected(status, now: now, &effects)
+            handleStatus(status, now: now, &effects)
         }
     }
 
@@ -177,7 +183,7 @@ public struct FaceMachine: Sendable {
     private var acceptsTouch: Bool {
         switch phase {
         case .ready, .drawing, .tooShort, .notChecked: true
-        case .waitingForService, .checking, .rejected, .lockedOut, .accepted, .unlocked: false
+        case .waitingForService, .checking, .rejected, .awaitingLockout, .lockedOut, .accepted, .unlocked: false
         }
     }
 
@@ -224,6 +230,10 @@ public struct FaceMachine: Sendable {
 
     private mutating func handleTimer(now: Instant, _ effects: inout [Effect]) {
         switch phase {
+        case .rejected(let nodes, let failures, 0, let until) where now >= until:
+            // Offering the grid now would only earn a `lockedOut` for the next stroke.
+            phase = .awaitingLockout(nodes: nodes, failures: failures)
+            effects.append(.send(.status))
         case .rejected(_, _, _, let until) where now >= until:
             phase = .ready
         case .tooShort(_, let until) where now >= until, .notChecked(_, _, let until) where now >= until:
@@ -246,7 +256,7 @@ public struct FaceMachine: Sendable {
             // One tick per second, so the countdown changes on time.
             let whole = until.duration(since: now).secondsRoundedUp
             return whole > 1 ? until + .seconds(-(whole - 1)) : until
-        case .waitingForService, .ready, .drawing, .checking, .unlocked:
+        case .waitingForService, .ready, .drawing, .checking, .awaitingLockout, .unlocked:
             return nil
         }
     }
@@ -296,6 +306,9 @@ public struct FaceMachine: Sendable {
             show(nodes, look: .selected)
         case .rejected(let nodes, let failures, let remaining, _):
             scene.message = .wrong(failures: failures, remaining: remaining)
+            show(nodes, look: .error)
+        case .awaitingLockout(let nodes, let failures):
+            scene.message = .wrong(failures: failures, remaining: 0)
             show(nodes, look: .error)
         case .tooShort(let nodes, _):
             scene.message = .tooShort(minimum: minimumNodes)
