@@ -43,6 +43,22 @@ import Testing
         #expect(error.exitStatus == 78)
     }
 
+    @Test("[session] gives a face its socket and relock-after=, with no allow-users= of its own")
+    func sessionSectionForTheFace() throws {
+        let (_, result) = try load("[theme]\nnode=#112233\n[session]\nsocket=/run/gridlock/face.sock\nrelock-after=300\n")
+        let settings = try result.get()
+        #expect(settings.session.socket == "/run/gridlock/face.sock")
+        #expect(settings.session.relockAfter == .seconds(300))
+    }
+
+    @Test("allow-users= and allow-group= in a face's [session] are refused at their lines: they are gridlockd's")
+    func sessionPeersAreRefused() throws {
+        let (path, result) = try load("[session]\nallow-users=kiosk\nallow-group=kiosk\n")
+        guard case .failure(let error) = result else { Issue.record("read a theme file saying whom gridlockd serves"); return }
+        #expect(error.diagnostics.map(\.location) == [SourceLocation(file: path, line: 2), SourceLocation(file: path, line: 3)])
+        #expect(error.diagnostics.allSatisfy { $0.message.contains("belongs in gridlockd's configuration") })
+    }
+
     @Test("[security], [action], an [on EVENT] hook and [lockout] are refused at their lines", arguments: [
         "[security]\nargon2-ops=3\n", "[action]\ntimeout=5s\n", "[on unlock]\nexec=/bin/true\n", "[lockout]\nschedule=none\n",
     ])
@@ -50,6 +66,6 @@ import Testing
         let (path, result) = try load("[theme]\nnode=#112233\n" + section)
         guard case .failure(let error) = result else { Issue.record("read a theme file holding \(section)"); return }
         #expect(error.diagnostics.map(\.location) == [SourceLocation(file: path, line: 3)])
-        #expect(error.diagnostics.first?.message.contains("a theme file holds only [theme], [grid] and [display]") == true)
+        #expect(error.diagnostics.first?.message.contains("a theme file holds only [theme], [grid], [display] and [session]") == true)
     }
 }

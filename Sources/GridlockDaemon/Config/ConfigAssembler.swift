@@ -37,8 +37,9 @@ struct ConfigAssembler {
         }
     }
 
-    /// The checks that need the final values of several keys.
-    mutating func finish() -> GridlockConfig {
+    /// The checks that need the final values of several keys. A face's theme file
+    /// (`servesFaces` false) has a `[session]` that says where to connect, not whom to let in.
+    mutating func finish(servesFaces: Bool = true) -> GridlockConfig {
         var config = draft.config
         config.grid.shape = (try? GridShape(rows: draft.rows, columns: draft.columns)) ?? .standard
         if config.grid.minNodes > config.grid.shape.nodeCount, let at = origins["grid.min-nodes"] {
@@ -49,7 +50,7 @@ struct ConfigAssembler {
         if config.display.backend == .png, config.display.outputDirectory == nil {
             report(origin("display.backend"), "[display] backend=png needs output-dir=DIR (where the frames go)")
         }
-        checkSessionFaces(config)
+        if servesFaces { checkSessionFaces(config) }
         if config.touch.backend == .replay {
             switch config.touch.device {
             case .path: break

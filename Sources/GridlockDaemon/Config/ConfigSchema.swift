@@ -222,6 +222,8 @@ extension ConfigSchema {
                   \.config.session.allowUsers, default: .unset("none"), "Peers with one of these uids are served."),
         ConfigKey("allow-group", ValueType(allowed: "a group name or a gid", parse: ConfigValues.groupName).optional,
                   \.config.session.allowGroup, default: .unset("none"), "Peers of this primary group are served; the socket is 0660 root:GROUP."),
+        ConfigKey("relock-after", .secondsOrNever(0...86_400), \.config.session.relockAfter, default: .value("0"),
+                  "Read by the lock face (gridlock-lock, from its theme file): once unlocked, lock the session again after this many idle seconds; 0 never. gridlockd does not use it."),
     ])
 }
 

@@ -10,6 +10,8 @@ public struct SessionConfig: Hashable, Sendable {
     public var allowUsers: [UInt32] = []
     /// Peers whose primary gid is this are served; the socket is made 0660 root:GROUP.
     public var allowGroup: UInt32? = nil
+    /// The lock face's: how long an unlocked session may be idle before it locks again.
+    public var relockAfter: Duration? = nil
 
     public init() {}
 

@@ -7,15 +7,17 @@ public struct ThemeSettings: Hashable, Sendable {
     public var display: DisplayConfig
     public var grid: GridConfig
     public var theme: Theme
+    /// Where gridlockd's session socket is, and when to lock again (`relock-after=`).
+    public var session: SessionConfig
 }
 
-/// A presentation-only file: `[theme]`, `[grid]` and `[display]`, read with the daemon's
+/// A presentation-only file: `[theme]`, `[grid]`, `[display]` and `[session]`, read with the daemon's
 /// schema and checks, for a process that runs as a user and must never hold a secret. A
 /// section or key that would hold one (a `[pattern NAME]`, a hash, `[security]`, `[action]`,
 /// an `[on EVENT]` hook) is refused at its FILE:LINE rather than skipped, so a daemon config
 /// handed over by mistake fails loudly instead of leaking through a second reader.
 public enum ThemeFile {
-    static let presentationSections: Set<String> = ["theme", "grid", "display"]
+    static let presentationSections: Set<String> = ["theme", "grid", "display", "session"]
 
     /// The settings, or every problem of the file (exit 78 like any config error).
     public static func load(path: String) throws(ConfigError) -> ThemeSettings {
@@ -29,6 +31,12 @@ public enum ThemeFile {
             }
             var kept = section
             kept.entries = section.entries.filter { entry in
+                if section.name == "session", entry.key == "allow-users" || entry.key == "allow-group" {
+                    refused.append(ConfigDiagnostic(
+                        file: path, line: entry.line,
+                        message: "[session] \(entry.key) says whom gridlockd serves: it belongs in gridlockd's configuration, not in a face's theme file"))
+                    return false
+                }
                 guard entry.key == "hash" || entry.value.lowercased().hasPrefix("$argon2") else { return true }
                 refused.append(ConfigDiagnostic(
                     file: path, line: entry.line,
@@ -40,7 +48,7 @@ public enum ThemeFile {
 
         var assembler = ConfigAssembler(currentDirectory: Directory.current() ?? "/")
         assembler.add(presentation)
-        let config = assembler.finish()
+        let config = assembler.finish(servesFaces: false)
         var problems = assembler.diagnostics + refused
         if problems.isEmpty {
             problems += ConfigVerdict.namedFiles(config, at: assembler.keyLocations, mainFile: path, sections: presentationSections)
@@ -50,14 +58,14 @@ public enum ThemeFile {
                 ($0.element.location.line, $0.offset) < ($1.element.location.line, $1.offset)
             }.map(\.element))
         }
-        return ThemeSettings(display: config.display, grid: config.grid, theme: config.theme)
+        return ThemeSettings(display: config.display, grid: config.grid, theme: config.theme, session: config.session)
     }
 
     /// Why a section may not be in a theme file; nil for the presentation sections and for
     /// names the schema does not know (the assembler says those, with the closest name).
     static func refusal(ofSection header: String) -> String? {
         let word = header.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? header
-        let only = "a theme file holds only [theme], [grid] and [display]"
+        let only = "a theme file holds only [theme], [grid], [display] and [session]"
         switch word {
         case "pattern": return "holds a pattern's hash and what it opens: \(only)"
         case "security": return "sets how hashes are checked: \(only)"
