@@ -41,6 +41,7 @@ DIST ?= $(HOST_DIST)
 gcc-major.bookworm := 12
 gcc-major.trixie := 14
 build-packages = libevdev-dev libdrm-dev libcairo2-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libinih-dev libsodium-dev zlib1g-dev \
+	libwayland-dev libwayland-bin wayland-protocols \
 	libstdc++-$(or $(gcc-major.$(1)),$(error DIST=$(1): the build packages are named for bookworm and trixie; set DIST=bookworm or DIST=trixie))-dev \
 	fonts-dejavu-core pkg-config
 BUILD_PACKAGES = $(call build-packages,$(DIST)) $(TOOLCHAIN_PACKAGES)
