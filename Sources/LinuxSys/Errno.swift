@@ -61,6 +61,8 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
         case ENOMEM: "ENOMEM"
         case EMFILE: "EMFILE"
         case EOPNOTSUPP: "EOPNOTSUPP"
+        case EPIPE: "EPIPE"
+        case EPROTO: "EPROTO"
         default: nil
         }
     }
