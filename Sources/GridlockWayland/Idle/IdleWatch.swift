@@ -10,6 +10,7 @@ public final class IdleWatch {
         case resumed
     }
 
+    private let connection: WaylandConnection
     private let notifier: WaylandProxy
     private let notification: WaylandProxy
 
@@ -20,6 +21,7 @@ public final class IdleWatch {
         guard let seatPointer = seat.pointer,
               let bound = connection.bind(global, gridlock_ext_idle_notifier_v1_interface(), RequiredGlobals.idle)
         else { return nil }
+        self.connection = connection
         notifier = WaylandProxy(bound, connection: connection)
         guard let made = notifier.send(
             IdleNotifierRequest.getIdleNotification.rawValue,

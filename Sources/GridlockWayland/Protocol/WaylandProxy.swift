@@ -5,11 +5,12 @@ import CWaylandClient
 /// Events arrive through `wl_proxy_add_dispatcher` (one C-convention function decoding the
 /// opcode and the argument array), for the core protocol as for the extensions: Swift cannot
 /// fill in the generated listener structs of function pointers without a C shim per
-/// interface. The owner keeps its proxies alive until it destroys them; a proxy keeps its
-/// connection alive, so the display is never disconnected under a live proxy.
+/// interface. The owner keeps its proxies alive until it destroys them, and the connection
+/// alive while it has them; a proxy does not keep its connection (the connection's registry
+/// is one of them).
 final class WaylandProxy {
     private(set) var pointer: OpaquePointer?
-    let connection: WaylandConnection
+    private weak var connection: WaylandConnection?
     /// The event's opcode and its arguments, valid only during the call.
     var onEvent: (UInt32, WaylandEventArguments) -> Void = { _, _ in }
 
@@ -36,37 +37,38 @@ final class WaylandProxy {
         _ opcode: UInt32, _ arguments: [wl_argument] = [], creating interface: UnsafePointer<wl_interface>? = nil,
         destroying: Bool = false
     ) -> OpaquePointer? {
-        guard let pointer else { return nil }
+        guard let pointer, connection != nil else { return nil }
         var arguments = arguments
         let flags = destroying ? GRIDLOCK_WL_MARSHAL_FLAG_DESTROY : 0
         let created = arguments.withUnsafeMutableBufferPointer { buffer in
             wl_proxy_marshal_array_flags(pointer, opcode, interface, wl_proxy_get_version(pointer), flags, buffer.baseAddress)
         }
         if destroying { self.pointer = nil }
-        connection.requestsQueued()
+        connection?.requestsQueued()
         return created
     }
 
     /// For core objects, whose destructor requests are the header's inline functions: runs
     /// `request` on the pointer, which destroys the proxy, and forgets it.
     func destroy(with request: (OpaquePointer) -> Void) {
-        guard let pointer else { return }
+        guard let pointer, connection != nil else { return }
         self.pointer = nil
         request(pointer)
-        connection.requestsQueued()
+        connection?.requestsQueued()
     }
 
     /// For a core request that is not a destructor (the header's inline functions).
     func request<Result>(_ body: (OpaquePointer) -> Result) -> Result? {
-        guard let pointer else { return nil }
-        defer { connection.requestsQueued() }
+        guard let pointer, connection != nil else { return nil }
+        defer { connection?.requestsQueued() }
         return body(pointer)
     }
 
-    /// A proxy whose owner went away without destroying it (the connection closing):
-    /// client-side only, the compositor forgets it with the connection.
+    /// A proxy whose owner went away without destroying it: client-side only, the compositor
+    /// forgets it with the connection. Once the display is disconnected there is nothing left
+    /// to destroy it in.
     deinit {
-        if let pointer { wl_proxy_destroy(pointer) }
+        if let pointer, connection != nil { wl_proxy_destroy(pointer) }
     }
 
     /// Whether an event's object argument is this object.
