@@ -32,7 +32,8 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
 	-Xlinker -L$(CURDIR)/tools/static-libstdc++ \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/tools/link-order.txt -Xlinker --no-warn-symbol-ordering
 
-# What building needs (HarfBuzz, fribidi and fontconfig set the messages); what the tests add (evemu tools, systemd-analyze, and QEMU with
+# What building needs (HarfBuzz, fribidi and fontconfig set the messages; libwayland the lock face's
+# adapter, GridlockWayland, and wayland-scanner with the protocols' XML tools/wayland-protocols); what the tests add (evemu tools, systemd-analyze, and QEMU with
 # busybox and kmod for the real-kernel suite; gcc and libc6-dev for its static uhid helper,
 # python3-venv for hid-tools from PyPI in tests/vm/cache/).
 # The names are Debian's; DIST says which release they are for (the host's by default): only
@@ -41,6 +42,7 @@ DIST ?= $(HOST_DIST)
 gcc-major.bookworm := 12
 gcc-major.trixie := 14
 build-packages = libevdev-dev libdrm-dev libcairo2-dev libharfbuzz-dev libfribidi-dev libfontconfig-dev libinih-dev libsodium-dev zlib1g-dev \
+	libwayland-dev libwayland-bin wayland-protocols \
 	libstdc++-$(or $(gcc-major.$(1)),$(error DIST=$(1): the build packages are named for bookworm and trixie; set DIST=bookworm or DIST=trixie))-dev \
 	fonts-dejavu-core pkg-config
 BUILD_PACKAGES = $(call build-packages,$(DIST)) $(TOOLCHAIN_PACKAGES)

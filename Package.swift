@@ -29,6 +29,14 @@ let package = Package(
         // Linux headers Swift's Glibc module leaves out (epoll, signalfd, timerfd, eventfd,
         // pipe2, pidfd_open, netlink, prctl and FIONREAD), for LinuxSys alone.
         .systemLibrary(name: "CLinux"),
+        // The Wayland lock face's client library, linked by GridlockWayland alone (gridlockd and
+        // gridlock never talk to a compositor).
+        .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
+        // The extension protocols' interface tables (ext-session-lock-v1, ext-idle-notify-v1,
+        // viewporter, presentation-time): `wayland-scanner private-code` output, kept in the
+        // tree and remade by tools/wayland-protocols. (A build-tool plugin cannot make them:
+        // SwiftPM compiles a plugin's generated C only from tools version 6.3 on.)
+        .target(name: "CWaylandProtocols"),
 
         // Pure Swift; libm only because the standard library's rounding and square root call it on Linux.
         .target(name: "GridlockCore", linkerSettings: [.linkedLibrary("m")]),
@@ -42,6 +50,7 @@ let package = Package(
         // A lock face in a user's session: the session socket's client side and the face's
         // shell; the Wayland adapter draws and reads the finger for it.
         .target(name: "GridlockFace", dependencies: ["GridlockCore", "LinuxSys"]),
+        .target(name: "GridlockWayland", dependencies: ["CWaylandClient", "CWaylandProtocols", "LinuxSys", "GridlockCore"]),
         .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon"]),
         .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon"]),
 
@@ -61,6 +70,7 @@ let package = Package(
         .testTarget(name: "LinuxSysTests", dependencies: ["LinuxSys", "GridlockCore"]),
         .testTarget(name: "GridlockInputTests", dependencies: ["GridlockInput"]),
         .testTarget(name: "GridlockDisplayTests", dependencies: ["GridlockDisplay"]),
+        .testTarget(name: "GridlockWaylandTests", dependencies: ["GridlockWayland", "LinuxSys", "GridlockCore"]),
         .testTarget(name: "GridlockDaemonTests", dependencies: ["GridlockDaemon", "GridlockFuzzing", "GridlockFace"]),
     ]
 )

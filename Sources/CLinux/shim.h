@@ -64,3 +64,11 @@ static inline int gridlock_peer_credentials(int fd, int *pid, unsigned *uid, uns
     *gid = credentials.gid;
     return 0;
 }
+
+// memfd_create(2) (Linux 3.17) is _GNU_SOURCE in glibc's headers: the raw system call,
+// close-on-exec and sealable, for memory shared with a compositor (a wl_shm pool).
+// Returns the descriptor, or -1 with errno.
+#include <linux/memfd.h>
+static inline int gridlock_memfd_create(const char *name) {
+    return (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}

@@ -29,6 +29,9 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
     /// EOPNOTSUPP: the driver or file system does not offer the operation at all.
     public static let notSupported = Errno(rawValue: EOPNOTSUPP)
+    /// A Wayland compositor found the client broke its protocol (libwayland's wl_display_get_error).
+    public static let protocolError = Errno(rawValue: EPROTO)
+    public static let brokenPipe = Errno(rawValue: EPIPE)
 
     /// The symbolic name for the errnos this daemon meets in practice; nil for the rest.
     public var name: String? {
@@ -58,6 +61,8 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
         case ENOMEM: "ENOMEM"
         case EMFILE: "EMFILE"
         case EOPNOTSUPP: "EOPNOTSUPP"
+        case EPIPE: "EPIPE"
+        case EPROTO: "EPROTO"
         default: nil
         }
     }

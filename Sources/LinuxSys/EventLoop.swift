@@ -40,7 +40,7 @@ public final class EventLoop {
     private struct Watch {
         var descriptor: FileDescriptor
         var cause: String
-        var handler: () -> Void
+        var handler: (EventPoller.Ready) -> Void
     }
 
     private let poller: EventPoller
@@ -108,6 +108,16 @@ public final class EventLoop {
     public func watch(
         _ descriptor: FileDescriptor, as cause: String, _ handler: @escaping () -> Void
     ) throws(SystemCallError) -> Watching {
+        try watchReadiness(descriptor, as: cause) { _ in handler() }
+    }
+
+    /// Like `watch(_:as:_:)`, for an owner that must also learn when the descriptor can be
+    /// written again (a socket whose peer is slow to read): `handler` is told what was ready,
+    /// and `setWritableInterest(_:_:)` starts and stops waiting for writability.
+    @discardableResult
+    public func watchReadiness(
+        _ descriptor: FileDescriptor, as cause: String, _ handler: @escaping (EventPoller.Ready) -> Void
+    ) throws(SystemCallError) -> Watching {
         if let stale = tokens.removeValue(forKey: descriptor.rawValue) {
             watches[stale] = nil
             // The kernel dropped the closed file from the epoll set; a dup of it may remain.
@@ -119,6 +129,13 @@ public final class EventLoop {
         tokens[descriptor.rawValue] = token
         watches[token] = Watch(descriptor: descriptor, cause: cause, handler: handler)
         return Watching(descriptor: descriptor, token: token)
+    }
+
+    /// Wakes the loop (also) when the descriptor is writable, or no longer; only while
+    /// it is needed, since a writable socket would otherwise wake every round.
+    public func setWritableInterest(_ watching: Watching, _ wanted: Bool) throws(SystemCallError) {
+        guard tokens[watching.descriptor.rawValue] == watching.token else { return }
+        try poller.modify(watching.descriptor, token: watching.token, readable: true, writable: wanted)
     }
 
     /// Stops this registration, if it is still the descriptor's (see `watch`).
@@ -222,7 +239,7 @@ public final class EventLoop {
                 // An earlier handler of this round may have unwatched it.
                 guard let watch = watches[event.token] else { continue }
                 causes.append(watch.cause)
-                watch.handler()
+                watch.handler(event)
             }
         }
         let fired = fireDueDeadlines()

@@ -55,6 +55,30 @@ import Testing
         #expect(loop.wakeUps.description == "2 wake-ups: deadline limit 1, verifier 1")
     }
 
+    @Test("writable interest wakes the loop for a writable descriptor only while it is set")
+    func writableInterestWakesOnlyWhileSet() throws {
+        let loop = try EventLoop()
+        let pipe = try FileDescriptor.pipe()
+        defer { pipe.read.close(); pipe.write.close() }
+        var seen: [EventPoller.Ready] = []
+        let watching = try loop.watchReadiness(pipe.write, as: "socket") { seen.append($0) }
+        var timedOut = false
+        let limit = loop.deadline("limit") { _ in timedOut = true }
+        limit.due = MonotonicClock.now() + .milliseconds(20)
+        try loop.run(until: { timedOut })
+        #expect(seen.isEmpty, "a pipe's write end is never readable: only writability could wake it")
+
+        try loop.setWritableInterest(watching, true)
+        try loop.runOnce()
+        #expect(seen.map(\.writable) == [true])
+
+        try loop.setWritableInterest(watching, false)
+        timedOut = false
+        limit.due = MonotonicClock.now() + .milliseconds(20)
+        try loop.run(until: { timedOut })
+        #expect(seen.count == 1)
+    }
+
     @Test("a number closed without unwatch and handed out again: the new file is watched, the old owner's unwatch leaves it alone")
     func reusedDescriptorNumbersReplaceStaleRegistrations() throws {
         let loop = try EventLoop()
