@@ -68,6 +68,13 @@ TEST_PACKAGES += $(CHECK_PACKAGES)
 # binaries, no binfmt registration) that runs an arm64 binary for help2man and the smoke test.
 TRIXIE_ROOT_PACKAGES = swiftlang $(call build-packages,trixie) $(SUITE_FONT_PACKAGES) fontconfig tzdata \
 	$(DEB_PACKAGES) binutils-aarch64-linux-gnu qemu-user
+# The root of the headless compositor tier (tests/wayland, `make test-wayland-headless`;
+# tools/trixie-root, cached under /var/cache/gridlock-build/ by a hash of this list, 340 MB):
+# Debian 13's sway 1.10 with swaybg (sway's solid-colour background) and labwc 0.8, both on
+# wlroots' headless backend; wayland-info (wayland-utils), grim (screenshots, screencopy)
+# and wlr-randr (labwc's output size). The virtual pointer (tests/wayland/drag) and the
+# helpers built from C (tests/wayland/*.c) run on the host: nothing to compile in the root.
+WAYLAND_ROOT_PACKAGES := sway swaybg labwc wayland-utils grim wlr-randr
 # What the arm64 Swift SDK's sysroot holds (tools/arm64-sysroot, cached under
 # /var/cache/gridlock-build/ by a hash of this list): libc, GCC 14's libgcc and libstdc++, the
 # kernel headers and the -dev packages of the build packages, all for trixie.
