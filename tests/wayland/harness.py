@@ -71,6 +71,18 @@ def in_root(packages, command):
     return [os.path.join(ROOT, "tools", "trixie-root"), "--packages", packages, "run", *command]
 
 
+made_roots = set()
+
+
+def ensure_root(packages):
+    """Makes the root of this package list if it is missing (about a minute, once: its
+    messages on stderr), so that no wait for a compositor includes it."""
+    if packages not in made_roots:
+        subprocess.run([os.path.join(ROOT, "tools", "trixie-root"), "--packages", packages, "path"],
+                       stdout=subprocess.DEVNULL, check=True)
+        made_roots.add(packages)
+
+
 def wait_for(condition, timeout, what, interval=0.05):
     """Polls condition() until it returns something true, which is returned; HarnessError after
     timeout seconds. interval only spaces the polls: no outcome depends on it."""
@@ -241,6 +253,7 @@ class Compositor:
         os.chmod(self.path, 0o700)
         stop(self.path)  # the socket and the pid file of a compositor killed with its starter
         build_helpers()  # list-globals tells when the compositor is ready
+        ensure_root(self.packages)
         command = self.write_config()
         env = ["env", f"XDG_RUNTIME_DIR={self.path}", "WLR_BACKENDS=headless", "WLR_RENDERER=pixman",
                "WLR_HEADLESS_OUTPUTS=1", "WLR_LIBINPUT_NO_DEVICES=1"]
@@ -263,8 +276,7 @@ class Compositor:
             found = sockets(self.path)
             return found[0] if found else None
 
-        # The first run of a package list makes the root (about a minute): a longer wait.
-        self.display = wait_for(socket_or_exit, self.timeout + 300, f"{self.kind}'s socket in {self.path}")
+        self.display = wait_for(socket_or_exit, self.timeout, f"{self.kind}'s socket in {self.path}")
         if self.kind == "labwc":
             width, height = self.size
             self.run_client(["wlr-randr", "--output", "HEADLESS-1", "--custom-mode", f"{width}x{height}"])
