@@ -2,6 +2,7 @@
  * event, so the harness can check that tests/wayland/drag reaches a client and where:
  *   configured W H        the compositor's size for the window (the output's, fullscreen)
  *   shown                 the first frame was presented (the window is on the output)
+ *   pointer               the seat has a pointer, and the window listens to it
  *   enter X Y | motion X Y | leave
  *   button CODE pressed|released
  * Coordinates are surface-local; fullscreen, they are the output's pixels.
@@ -108,6 +109,7 @@ static void seat_capabilities(void *data, struct wl_seat *s, uint32_t capabiliti
   if ((capabilities & WL_SEAT_CAPABILITY_POINTER) && !pointer) {
     pointer = wl_seat_get_pointer(s);
     wl_pointer_add_listener(pointer, &pointer_listener, NULL);
+    say("pointer");
   }
 }
 static void seat_name(void *data, struct wl_seat *s, const char *name) { (void)data; (void)s; (void)name; }
