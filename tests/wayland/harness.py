@@ -23,6 +23,7 @@ the size, a pixel has the colour) until a timeout; none sleeps for a fixed time 
 """
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -78,8 +79,9 @@ def ensure_root(packages):
     """Makes the root of this package list if it is missing (about a minute, once: its
     messages on stderr), so that no wait for a compositor includes it."""
     if packages not in made_roots:
-        subprocess.run([os.path.join(ROOT, "tools", "trixie-root"), "--packages", packages, "path"],
-                       stdout=subprocess.DEVNULL, check=True)
+        if subprocess.run([os.path.join(ROOT, "tools", "trixie-root"), "--packages", packages, "path"],
+                          stdout=subprocess.DEVNULL).returncode != 0:
+            raise HarnessError("tools/trixie-root could not make the compositors' root (it says why above)")
         made_roots.add(packages)
 
 
@@ -96,6 +98,11 @@ def wait_for(condition, timeout, what, interval=0.05):
         time.sleep(interval)
 
 
+def build(command):
+    if subprocess.run(command).returncode != 0:
+        raise HarnessError(f"building a test client failed (above): {' '.join(command)}")
+
+
 def build_helpers():
     """Builds the host's test clients into .build/wayland/bin with this machine's gcc,
     libwayland-client and wayland-protocols' xdg-shell, when their sources are newer."""
@@ -110,15 +117,15 @@ def build_helpers():
 
     header, code = os.path.join(BIN, "xdg-shell-client-protocol.h"), os.path.join(BIN, "xdg-shell-protocol.c")
     if stale(header, XDG_SHELL_XML):
-        subprocess.run(["wayland-scanner", "client-header", XDG_SHELL_XML, header], check=True)
-        subprocess.run(["wayland-scanner", "private-code", XDG_SHELL_XML, code], check=True)
+        build(["wayland-scanner", "client-header", XDG_SHELL_XML, header])
+        build(["wayland-scanner", "private-code", XDG_SHELL_XML, code])
     flags = ["-O1", "-Wall", "-Werror"]
     source = os.path.join(HERE, "list-globals.c")
     if stale(LIST_GLOBALS, source):
-        subprocess.run(["gcc", *flags, "-o", LIST_GLOBALS, source, "-lwayland-client"], check=True)
+        build(["gcc", *flags, "-o", LIST_GLOBALS, source, "-lwayland-client"])
     source = os.path.join(HERE, "pointer-probe.c")
     if stale(POINTER_PROBE, source, header):
-        subprocess.run(["gcc", *flags, "-I", BIN, "-o", POINTER_PROBE, source, code, "-lwayland-client"], check=True)
+        build(["gcc", *flags, "-I", BIN, "-o", POINTER_PROBE, source, code, "-lwayland-client"])
 
 
 def runtime_dir(path):
@@ -202,7 +209,7 @@ class Compositor:
         self.background = "#%02X%02X%02X" % hex_colour(background)
         self.packages = packages or root_packages()
         self.tie_to_caller, self.timeout = tie_to_caller, timeout
-        self.pid, self.display = None, None
+        self.pid, self.display, self.holder = None, None, None
         self.pid_file = os.path.join(self.path, "compositor.pid")
         self.log_file = os.path.join(self.path, "compositor.log")
 
@@ -295,7 +302,8 @@ class Compositor:
             env=self.host_env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True,
             start_new_session=not self.tie_to_caller)
         # One line, "holding", once the compositor has the pointer; EOF if drag failed.
-        line = holder.stdout.readline()
+        ready, _, _ = select.select([holder.stdout], [], [], self.timeout)
+        line = holder.stdout.readline() if ready else ""
         holder.stdout.close()
         if line.strip() != "holding":
             holder.kill()
@@ -312,6 +320,8 @@ class Compositor:
 
     def stop(self):
         stop(self.path)
+        if self.holder:  # it ended with the compositor; reaped here
+            self.holder.wait(timeout=10)
 
     # -- clients
 
