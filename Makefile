@@ -58,6 +58,9 @@ SUITE_FONT_PACKAGES := fonts-wqy-microhei fonts-tlwg-loma-ttf fonts-lohit-deva
 # installation has the last three, a minimal Debian 13 one may not.
 CHECK_PACKAGES := $(SUITE_FONT_PACKAGES) fontconfig tzdata python3
 TEST_PACKAGES += $(CHECK_PACKAGES)
+# The headless compositor tier (tests/wayland) builds its host clients with this machine's
+# libwayland-client and wayland-protocols' xdg-shell (wayland-scanner is in libwayland-bin).
+TEST_PACKAGES += libwayland-dev libwayland-bin wayland-protocols
 # The Debian 13 root of `make check-trixie` (tools/trixie-root, cached under
 # /var/cache/gridlock-build/ by a hash of this list): Debian's Swift 6.0.3 (swiftlang), the
 # build packages named for trixie, and what the Swift suites read besides the build: the
@@ -70,6 +73,13 @@ TEST_PACKAGES += $(CHECK_PACKAGES)
 # binaries, no binfmt registration) that runs an arm64 binary for help2man and the smoke test.
 TRIXIE_ROOT_PACKAGES = swiftlang $(call build-packages,trixie) $(SUITE_FONT_PACKAGES) fontconfig tzdata \
 	$(DEB_PACKAGES) binutils-aarch64-linux-gnu qemu-user
+# The root of the headless compositor tier (tests/wayland, `make test-wayland-headless`;
+# tools/trixie-root, cached under /var/cache/gridlock-build/ by a hash of this list, 340 MB):
+# Debian 13's sway 1.10 with swaybg (sway's solid-colour background) and labwc 0.8, both on
+# wlroots' headless backend; wayland-info (wayland-utils), grim (screenshots, screencopy)
+# and wlr-randr (labwc's output size). The virtual pointer (tests/wayland/drag) and the
+# helpers built from C (tests/wayland/*.c) run on the host: nothing to compile in the root.
+WAYLAND_ROOT_PACKAGES := sway swaybg labwc wayland-utils grim wlr-randr
 # What the arm64 Swift SDK's sysroot holds (tools/arm64-sysroot, cached under
 # /var/cache/gridlock-build/ by a hash of this list): libc, GCC 14's libgcc and libstdc++, the
 # kernel headers and the -dev packages of the build packages, all for trixie.
@@ -149,7 +159,7 @@ DEB_VERSION := $(VERSION)$(deb-suffix.$(DIST))
 DEB_ARCH = $(ARCH)
 DEB_BASE = dist/gridlock_$(DEB_VERSION)_$(DEB_ARCH)
 
-.PHONY: all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm test-arm64 install clean deb dist test-deployed test-deployed-trixie test-deployed-today
+.PHONY: all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm test-arm64 test-wayland-headless install clean deb dist test-deployed test-deployed-trixie test-deployed-today
 .PHONY: fuzz fuzz-build fuzz-smoke test-sanitizers test-asan test-tsan
 
 all: release
@@ -219,19 +229,28 @@ print-arm64-sysroot-packages:
 	@echo $(ARM64_SYSROOT_PACKAGES)
 
 # Every test: the libc boundary, the Swift suites (with Swift 6.0.3 too, so nothing newer
-# slips in), the end-to-end checks of the shipped binaries, the same binaries on a real
-# kernel under QEMU, then the Debian 13 arm64 build on Debian 13's arm64 kernel.
+# slips in), real Wayland compositors headless (sway, labwc), the end-to-end checks of the
+# shipped binaries, the same binaries on a real kernel under QEMU, then the Debian 13 arm64
+# build on Debian 13's arm64 kernel.
 test: test-deps
 	tests/check-boundary
 	tests/check-test-names
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory check-trixie
+	$(MAKE) --no-print-directory test-wayland-headless
 	$(MAKE) --no-print-directory test-sanitizers
 	$(MAKE) --no-print-directory release
 	tests/e2e/run
 	$(MAKE) --no-print-directory test-vm
 	$(MAKE) --no-print-directory test-arm64
+
+# The headless compositor tier (docs/testing.md, "Real compositors, headless"): Debian 13's
+# sway and labwc on wlroots' headless backend in a cached trixie root (WAYLAND_ROOT_PACKAGES,
+# made once in about a minute), their globals, a host client on their socket, grim's
+# screenshot and a virtual pointer's drag (tests/wayland/check-globals). About 5 s warm.
+test-wayland-headless: test-deps
+	WAYLAND_ROOT_PACKAGES='$(WAYLAND_ROOT_PACKAGES)' tests/wayland/check-globals
 
 # Real-kernel tests: Debian's kernel under QEMU, a DRM display (bochs, virtio-gpu) and a uinput
 # touchscreen; the kernel and the initramfs are cached in tests/vm/cache/ (see docs/testing.md).
