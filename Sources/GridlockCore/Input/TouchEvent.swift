@@ -17,4 +17,7 @@ public enum CancelReason: String, Hashable, Sendable {
     case displayLost = "display-lost"
     /// A reloaded configuration moved the grid, so the nodes under the finger are others.
     case gridChanged = "grid-changed"
+    /// The compositor took the touch over (`wl_touch.cancel`, a gesture), or the pointer left
+    /// the lock surface with its button down.
+    case inputTakenOver = "input-taken-over"
 }
