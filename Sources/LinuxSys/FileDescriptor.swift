@@ -37,6 +37,16 @@ public struct FileDescriptor: Hashable, Sendable {
         return (read, write)
     }
 
+    /// Two connected ends of a stream socket, close-on-exec and blocking: a peer for a
+    /// library that speaks over one (a Wayland client given a connection's descriptor).
+    public static func streamSocketPair() throws(SystemCallError) -> (FileDescriptor, FileDescriptor) {
+        var fds: [Int32] = [-1, -1]
+        _ = try systemCall("socketpair(AF_UNIX, SOCK_STREAM)") {
+            socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds)
+        }
+        return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+    }
+
     /// Errors are not reported: after close(2) fails the descriptor is gone on Linux
     /// anyway, and there is nothing a caller could do differently.
     public func close() {

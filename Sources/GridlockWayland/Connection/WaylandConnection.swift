@@ -55,6 +55,17 @@ public final class WaylandConnection {
         return connection
     }
 
+    /// Speaks over a connection already made (a socket a compositor handed over, a test's
+    /// peer), which it owns from here on; `name` stands for it in messages.
+    public static func connect(adopting descriptor: FileDescriptor, name: String) throws(WaylandError) -> WaylandConnection {
+        guard let display = wl_display_connect_to_fd(descriptor.rawValue) else {
+            throw .noCompositor(socket: name, errno: .current)
+        }
+        let connection = WaylandConnection(display: display, socket: name)
+        try connection.collectGlobals()
+        return connection
+    }
+
     private func collectGlobals() throws(WaylandError) {
         guard let pointer = wl_display_get_registry(display) else { throw currentError() }
         let registry = WaylandProxy(pointer, connection: self)
