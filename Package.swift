@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .executable(name: "gridlockd", targets: ["gridlockd"]),
         .executable(name: "gridlock", targets: ["gridlock"]),
+        .executable(name: "gridlock-lock", targets: ["gridlock-lock"]),
         // For the fuzzing package in Fuzz/ (docs/reliability.md), which depends on this one by path.
         .library(name: "GridlockFuzzing", targets: ["GridlockFuzzing"]),
     ],
@@ -53,6 +54,9 @@ let package = Package(
         .target(name: "GridlockWayland", dependencies: ["CWaylandClient", "CWaylandProtocols", "LinuxSys", "GridlockCore"]),
         .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon"]),
         .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon"]),
+        // The lock face: a Wayland client run as the session's user. The only program that
+        // links libwayland; gridlockd and gridlock never do.
+        .executableTarget(name: "gridlock-lock", dependencies: ["GridlockFace", "GridlockWayland", "GridlockDaemon", "GridlockDisplay"]),
 
         // Spawned by the crash-safety test and killed at random moments; not installed.
         .executableTarget(

@@ -9,6 +9,10 @@ public struct ThemeSettings: Hashable, Sendable {
     public var theme: Theme
     /// Where gridlockd's session socket is, and when to lock again (`relock-after=`).
     public var session: SessionConfig
+
+    /// What a face shows without a theme file: every key at its default.
+    public static let defaults = ThemeSettings(
+        display: GridlockConfig().display, grid: GridlockConfig().grid, theme: GridlockConfig().theme, session: SessionConfig())
 }
 
 /// A presentation-only file: `[theme]`, `[grid]`, `[display]` and `[session]`, read with the daemon's

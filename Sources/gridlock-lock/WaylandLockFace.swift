@@ -1,0 +1,176 @@
+import GridlockCore
+import GridlockDisplay
+import GridlockFace
+import GridlockWayland
+import LinuxSys
+
+/// `gridlock-lock`'s wiring: the compositor's session lock, a drawer per lock surface, the
+/// face's controller and its session client, all on one loop.
+///
+/// The session is locked at start, and again when it has been idle for `relock-after=`,
+/// on SIGUSR1 (`gridlock-lock --now`) or at every restart. It is unlocked only on the
+/// controller's word, which only an `accepted` from gridlockd gives. Whatever ends this
+/// process (a signal, the compositor going away, a crash) leaves a locked session locked:
+/// ext-session-lock-v1 keeps it so until a lock client unlocks it.
+final class WaylandLockFace: LockSurfaces {
+    enum Ending: Error, Equatable {
+        /// SIGTERM or SIGINT: a clean stop (the session stays as it is).
+        case stopped
+        /// The compositor ended the lock itself (another lock client holds the session).
+        case lockRefused
+        case compositorLost(String)
+    }
+
+    private let loop: EventLoop
+    private let connection: WaylandConnection
+    private var lock: SessionLock!
+    private let controller: FaceController
+    private let client: SessionClient
+    private let theme: Theme
+    private let relockAfter: Duration?
+    private var drawers: [SurfaceID: SurfaceDrawer] = [:]
+    private var stroke = PrimaryStroke()
+    private var idle: IdleWatch?
+    private var ending: Ending?
+    private var lockedOnce = false
+
+    init(settings: FaceSettings, grid: FaceGrid, theme: Theme, socket: String, relockAfter: Duration?) throws {
+        loop = try EventLoop(signals: [.terminate, .interrupt, .user1])
+        connection = try WaylandConnection.connect()
+        let controller = FaceController(loop: loop, settings: settings, grid: grid)
+        self.controller = controller
+        self.theme = theme
+        self.relockAfter = relockAfter
+        client = SessionClient(
+            path: socket, loop: loop, replies: { controller.reply($0) },
+            lost: { why in
+                Journal.log(.warning, "nothing can be checked: \(why)")
+                controller.serviceLost()
+            })
+        controller.session = client
+        lock = try SessionLock(connection: connection) { [unowned self] in sessionEvent($0) }
+        controller.surfaces = self
+        controller.onReport = { Journal.log($0.priority, $0.description) }
+        loop.signalHandler = { [unowned self] signal in
+            switch signal {
+            case .user1: relock(why: "SIGUSR1")
+            default: end(.stopped)
+            }
+        }
+    }
+
+    /// Locks, then runs until a signal or the compositor ends it.
+    func run() throws -> Ending {
+        try connection.attach(to: loop) { [unowned self] error in end(.compositorLost(error.description)) }
+        try lock.lock()
+        client.connect()
+        try loop.run(until: { ending != nil })
+        client.close()
+        return ending ?? .stopped
+    }
+
+    private func end(_ why: Ending) {
+        if ending == nil { ending = why }
+    }
+
+    // MARK: - The compositor's lock
+
+    private func sessionEvent(_ event: SessionLockEvent) {
+        switch event {
+        case .locked:
+            Journal.log(.notice, lockedOnce ? "session locked again" : "session locked")
+            lockedOnce = true
+        case .finished:
+            Journal.log(.error, "the compositor ended the lock: another lock client holds the session, or it refused this one")
+            end(.lockRefused)
+        case .surfaceConfigured(let surface):
+            do {
+                drawers[surface.id] = try SurfaceDrawer(surface: surface, theme: theme, controller: controller)
+            } catch {
+                Journal.log(.error, "cannot draw on \(surface.id) (\(surface.outputName ?? "an output")): \(error)")
+                drawers[surface.id] = nil
+            }
+            draw(surface.id)
+        case .surfaceReadyToDraw(let surface):
+            draw(surface.id)
+        case .surfaceRemoved(let id):
+            if let cancel = stroke.surfaceRemoved(id), let layout = drawers[id]?.layout {
+                controller.touch(cancel, on: layout)
+            }
+            drawers[id] = nil
+        case .input(let input):
+            guard let (id, step) = stroke.step(for: input), let layout = drawers[id]?.layout else { return }
+            controller.touch(step, on: layout)
+        }
+    }
+
+    private func draw(_ id: SurfaceID) {
+        guard let drawer = drawers[id] else { return }
+        do throws(WaylandError) {
+            try drawer.drawIfDirty(controller.scene(on: drawer.layout))
+        } catch {
+            end(.compositorLost(error.description))
+        }
+    }
+
+    // MARK: - LockSurfaces
+
+    func sceneChanged() {
+        for id in drawers.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            drawers[id]?.markDirty()
+            draw(id)
+        }
+    }
+
+    func unlockSession() {
+        lock.unlockAndDestroy()
+        drawers = [:]
+        stroke = PrimaryStroke()
+        Journal.log(.notice, "session unlocked")
+        guard let relockAfter else { return }
+        let milliseconds = UInt32(clamping: relockAfter.nanoseconds / 1_000_000)
+        idle = lock.watchIdle(timeoutMilliseconds: milliseconds) { [unowned self] change in
+            if change == .idled { relock(why: "idle for \(relockAfter.secondsRoundedUp) s") }
+        }
+        if idle == nil {
+            Journal.log(.warning, "relock-after= is set, but the compositor offers no ext-idle-notify-v1: the session is locked again only by gridlock-lock --now or SIGUSR1")
+        }
+    }
+
+    private func relock(why: String) {
+        guard lock.state == .unlocked else { return }
+        idle = nil
+        Journal.log(.info, "locking the session: \(why)")
+        do throws(WaylandError) {
+            try lock.lock()
+        } catch {
+            return end(.compositorLost(error.description))
+        }
+        controller.relocked()
+    }
+}
+
+extension FaceReport {
+    var priority: LogPriority {
+        switch self {
+        case .accepted, .rejected, .lockedOut, .relocked: .notice
+        case .serviceLost, .notChecked: .warning
+        case .serviceAvailable, .lockoutEnded, .tooShort, .strokeCancelled: .info
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .serviceAvailable: "gridlockd answers: patterns can be checked"
+        case .serviceLost: "lost gridlockd: nothing can be checked until it answers again"
+        case .accepted: "gridlockd accepted the pattern"
+        case .rejected(let failures): "gridlockd refused the pattern (\(failures) failure(s) in a row)"
+        case .lockedOut(let seconds): "gridlockd is locked out for \(seconds) s"
+        case .lockoutEnded: "the lockout ended"
+        case .notChecked(let reason): "gridlockd did not check the pattern: \(reason)"
+        case .tooShort(let nodes): "stroke too short (\(nodes) nodes): not sent"
+        case .strokeCancelled(let reason): "stroke discarded: \(reason.rawValue)"
+        case .relocked: "the session is locked again: asking gridlockd where it stands"
+        }
+    }
+}

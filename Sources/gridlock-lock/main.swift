@@ -1,0 +1,100 @@
+import GridlockCore
+import GridlockDaemon
+import GridlockFace
+import GridlockWayland
+import LinuxSys
+
+let usage = """
+    Usage: gridlock-lock [--theme FILE] [--socket PATH]
+           gridlock-lock --now
+
+    Locks this Wayland session (ext-session-lock-v1: sway, labwc) with gridlock's pattern
+    grid, one lock surface per output. Each finished stroke is sent to gridlockd, which
+    checks it, counts failures, locks out and runs the pattern's action; the session is
+    unlocked only when gridlockd accepts. If this program stops or crashes, the session
+    stays locked. Run it as the session's user, from the compositor's autostart or the
+    user unit gridlock-lock.service.
+
+    Options:
+      --theme FILE   the look ([theme], [grid], [display]) and [session] socket= and
+                     relock-after=, a file the session user may read that holds no secret
+                     (default /etc/gridlock/face.conf if it exists, else built-in defaults)
+      --socket PATH  gridlockd's session socket (default: the theme file's [session]
+                     socket=, else /run/gridlock/session.sock)
+      --now          lock the session again now: tells this user's running gridlock-lock
+                     (the same as SIGUSR1)
+      --help         show this help
+
+    Exit status: 0 stopped by SIGTERM/SIGINT (the session stays as it was), 64 usage,
+    69 no compositor, or one without ext-session-lock-v1, 70 another lock client holds
+    the session, 75 the compositor went away, 78 a broken theme file.
+    """
+
+let defaultThemePath = "/etc/gridlock/face.conf"
+
+func main() -> Int32 {
+    var arguments = Arguments(Array(CommandLine.arguments.dropFirst()), command: "gridlock-lock")
+    if arguments.flag("--help") || arguments.flag("-h") {
+        print(usage)
+        return 0
+    }
+    let themePath: String?
+    let socketOption: String?
+    let now: Bool
+    do {
+        themePath = try arguments.option("--theme")
+        socketOption = try arguments.option("--socket")
+        now = arguments.flag("--now")
+        try arguments.finish()
+    } catch {
+        Journal.log(.error, error.description)
+        return 64
+    }
+    if now { return lockNow() }
+
+    var settings = ThemeSettings.defaults
+    if let path = themePath ?? (PathLookup.exists(defaultThemePath) ? defaultThemePath : nil) {
+        do {
+            settings = try ThemeFile.load(path: path)
+        } catch {
+            for diagnostic in error.diagnostics { Journal.log(.error, diagnostic.description) }
+            Journal.log(.error, "refusing to start: fix the theme file \(path)")
+            return 78
+        }
+    }
+    var face = FaceSettings()
+    face.showPath = settings.grid.showPath
+    let grid = FaceGrid(sizeFraction: settings.grid.sizeFraction, hitRadiusFraction: settings.grid.hitRadiusFraction)
+    do {
+        let lock = try WaylandLockFace(
+            settings: face, grid: grid, theme: settings.theme, socket: socketOption ?? settings.session.socket,
+            relockAfter: settings.session.relockAfter)
+        switch try lock.run() {
+        case .stopped: return 0
+        case .lockRefused: return 70
+        case .compositorLost(let why):
+            Journal.log(.error, why)
+            return 75
+        }
+    } catch let error as WaylandError {
+        Journal.log(.error, error.description)
+        if case .missingProtocols = error { return 69 }
+        if case .noCompositor = error { return 69 }
+        return 75
+    } catch {
+        Journal.log(.error, "\(error)")
+        return 70
+    }
+}
+
+/// `--now`: SIGUSR1 to this user's running faces.
+func lockNow() -> Int32 {
+    let faces = ProcessTable.processes(named: "gridlock-lock", user: UserDatabase.currentUserID)
+    guard !faces.isEmpty else {
+        Journal.log(.error, "no gridlock-lock of this user runs: start it (gridlock-lock, or systemctl --user start gridlock-lock)")
+        return 69
+    }
+    return faces.allSatisfy { Signal.user1.send(to: $0) } ? 0 : 70
+}
+
+exitProcess(main())
