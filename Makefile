@@ -159,7 +159,7 @@ DEB_VERSION := $(VERSION)$(deb-suffix.$(DIST))
 DEB_ARCH = $(ARCH)
 DEB_BASE = dist/gridlock_$(DEB_VERSION)_$(DEB_ARCH)
 
-.PHONY: all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm test-arm64 test-wayland-headless install clean deb dist test-deployed test-deployed-trixie test-deployed-today
+.PHONY: all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm test-arm64 test-wayland-headless test-wayland-face install clean deb dist test-deployed test-deployed-trixie test-deployed-today
 .PHONY: fuzz fuzz-build fuzz-smoke test-sanitizers test-asan test-tsan
 
 all: release
@@ -241,6 +241,7 @@ test: test-deps
 	$(MAKE) --no-print-directory test-wayland-headless
 	$(MAKE) --no-print-directory test-sanitizers
 	$(MAKE) --no-print-directory release
+	$(MAKE) --no-print-directory test-wayland-face
 	tests/e2e/run
 	$(MAKE) --no-print-directory test-vm
 	$(MAKE) --no-print-directory test-arm64
@@ -251,6 +252,13 @@ test: test-deps
 # screenshot and a virtual pointer's drag (tests/wayland/check-globals). About 5 s warm.
 test-wayland-headless: test-deps
 	WAYLAND_ROOT_PACKAGES='$(WAYLAND_ROOT_PACKAGES)' tests/wayland/check-globals
+
+# The lock face against those compositors (tests/wayland/face): this machine's release
+# gridlockd as verifier and gridlock-lock as face, a fullscreen window locked, wrong and right
+# strokes by the virtual pointer, --now, kill -9, relock-after=, a refused peer and five wrong
+# checks straight to the socket. About 15 s a compositor.
+test-wayland-face: test-deps release
+	WAYLAND_ROOT_PACKAGES='$(WAYLAND_ROOT_PACKAGES)' tests/wayland/face
 
 # Real-kernel tests: Debian's kernel under QEMU, a DRM display (bochs, virtio-gpu) and a uinput
 # touchscreen; the kernel and the initramfs are cached in tests/vm/cache/ (see docs/testing.md).
@@ -329,6 +337,7 @@ test-tsan: test-deps
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin
 	install -m 0755 $(BIN)/gridlock $(DESTDIR)$(PREFIX)/bin/gridlock
+	install -m 0755 $(BIN)/gridlock-lock $(DESTDIR)$(PREFIX)/bin/gridlock-lock
 	install -m 0755 $(BIN)/gridlockd $(DESTDIR)$(PREFIX)/sbin/gridlockd
 	install -d -m 0755 $(DESTDIR)/etc/gridlock/gridlock.conf.d
 	install -d $(DESTDIR)$(PREFIX)/share/doc/gridlock
@@ -342,6 +351,10 @@ install: release
 		systemd/gridlockd.service > $(DESTDIR)$(SYSTEM_LIB)/systemd/system/gridlockd.service
 	chmod 0644 $(DESTDIR)$(SYSTEM_LIB)/systemd/system/gridlockd.service
 	install -m 0644 udev/70-gridlock.rules $(DESTDIR)$(SYSTEM_LIB)/udev/rules.d/70-gridlock.rules
+	install -d $(DESTDIR)$(SYSTEM_LIB)/systemd/user
+	sed 's|/usr/local/bin/gridlock-lock|$(PREFIX)/bin/gridlock-lock|g; s|/usr/local/share/doc|$(PREFIX)/share/doc|' \
+		systemd/gridlock-lock.service > $(DESTDIR)$(SYSTEM_LIB)/systemd/user/gridlock-lock.service
+	chmod 0644 $(DESTDIR)$(SYSTEM_LIB)/systemd/user/gridlock-lock.service
 
 # The package: dist/gridlock_VERSION_ARCH.deb (debian/, debhelper), checked by lintian, which
 # fails the build on any error or warning; its informational tags are explained in

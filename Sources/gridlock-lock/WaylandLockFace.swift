@@ -79,6 +79,12 @@ final class WaylandLockFace: LockSurfaces {
         switch event {
         case .locked:
             Journal.log(.notice, lockedOnce ? "session locked again" : "session locked")
+            if !lockedOnce {
+                // The user unit is Type=notify: `systemctl --user start gridlock-lock` returns
+                // once the session is locked, so an autostart line after it starts the kiosk
+                // app behind the lock, never before it.
+                try? SystemdNotifier.fromEnvironment().notify("READY=1")
+            }
             lockedOnce = true
         case .finished:
             Journal.log(.error, "the compositor ended the lock: another lock client holds the session, or it refused this one")
