@@ -342,6 +342,7 @@ install: release
 	install -d -m 0755 $(DESTDIR)/etc/gridlock/gridlock.conf.d
 	install -d $(DESTDIR)$(PREFIX)/share/doc/gridlock
 	install -m 0644 examples/gridlock.conf $(DESTDIR)$(PREFIX)/share/doc/gridlock/gridlock.conf.example
+	install -m 0644 examples/face.conf $(DESTDIR)$(PREFIX)/share/doc/gridlock/face.conf.example
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/gridlock/
 	install -d $(DESTDIR)$(PREFIX)/share/gridlock/demo
 	install -m 0644 examples/demo/gridlock.conf examples/demo/*.evemu $(DESTDIR)$(PREFIX)/share/gridlock/demo/

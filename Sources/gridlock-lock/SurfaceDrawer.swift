@@ -29,9 +29,10 @@ final class SurfaceDrawer {
     private var uncommitted: [PixelRect]? = nil
 
     /// Draws the scene now if the compositor lets it; else it stays dirty for the next
-    /// `surfaceReadyToDraw`.
-    func drawIfDirty(_ scene: Scene) throws(WaylandError) {
-        guard isDirty, surface.canDraw else { return }
+    /// `surfaceReadyToDraw`. True when a frame was committed.
+    @discardableResult
+    func drawIfDirty(_ scene: Scene) throws(WaylandError) -> Bool {
+        guard isDirty, surface.canDraw else { return false }
         let canvas = renderer.buffer
         if drawn != scene {
             let damage = drawn.map { Damage.between($0, scene, geometry: renderer.theme.geometry).clipped(to: canvas.frame) }
@@ -45,7 +46,7 @@ final class SurfaceDrawer {
         }
         guard uncommitted?.isEmpty != true else {
             isDirty = false
-            return
+            return false
         }
         let changed = uncommitted
         let committed = try surface.draw { pixels in
@@ -57,5 +58,6 @@ final class SurfaceDrawer {
             isDirty = false
             uncommitted = []
         }
+        return committed
     }
 }

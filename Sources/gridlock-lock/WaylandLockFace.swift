@@ -33,8 +33,12 @@ final class WaylandLockFace: LockSurfaces {
     private var idle: IdleWatch?
     private var ending: Ending?
     private var lockedOnce = false
+    private let started: Instant
+    private var firstFrameSaid = false
 
-    init(settings: FaceSettings, grid: FaceGrid, theme: Theme, socket: String, relockAfter: Duration?) throws {
+    /// `started`: when the process began, for the first frame's figure.
+    init(settings: FaceSettings, grid: FaceGrid, theme: Theme, socket: String, relockAfter: Duration?, started: Instant) throws {
+        self.started = started
         loop = try EventLoop(signals: [.terminate, .interrupt, .user1])
         connection = try WaylandConnection.connect()
         let controller = FaceController(loop: loop, settings: settings, grid: grid)
@@ -113,7 +117,11 @@ final class WaylandLockFace: LockSurfaces {
     private func draw(_ id: SurfaceID) {
         guard let drawer = drawers[id] else { return }
         do throws(WaylandError) {
-            try drawer.drawIfDirty(controller.scene(on: drawer.layout))
+            if try drawer.drawIfDirty(controller.scene(on: drawer.layout)), !firstFrameSaid {
+                firstFrameSaid = true
+                let ms = Double(MonotonicClock.now().duration(since: started).nanoseconds) / 1e6
+                Journal.log(.info, "first lock frame committed \(Int(ms.rounded())) ms after start (\(drawer.surface.id), \(Int(drawer.layout.frame.width))x\(Int(drawer.layout.frame.height)) pixels)")
+            }
         } catch {
             end(.compositorLost(error.description))
         }

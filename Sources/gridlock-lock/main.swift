@@ -31,6 +31,7 @@ let usage = """
     """
 
 let defaultThemePath = "/etc/gridlock/face.conf"
+let processStarted = MonotonicClock.now()
 
 func main() -> Int32 {
     var arguments = Arguments(Array(CommandLine.arguments.dropFirst()), command: "gridlock-lock")
@@ -68,7 +69,7 @@ func main() -> Int32 {
     do {
         let lock = try WaylandLockFace(
             settings: face, grid: grid, theme: settings.theme, socket: socketOption ?? settings.session.socket,
-            relockAfter: settings.session.relockAfter)
+            relockAfter: settings.session.relockAfter, started: processStarted)
         switch try lock.run() {
         case .stopped: return 0
         case .lockRefused: return 70

@@ -65,6 +65,8 @@ extension SessionSocketTests {
             surfaces.onUnlock = {}
             controller.onReport = { _ in }
             client.close()
+            // The client's handlers hold the controller, which holds the client.
+            controller.session = nil
         }
     }
 

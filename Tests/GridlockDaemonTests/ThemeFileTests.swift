@@ -51,6 +51,13 @@ import Testing
         #expect(settings.session.relockAfter == .seconds(300))
     }
 
+    @Test("the shipped examples/face.conf is a theme file that loads")
+    func theExampleLoads() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let settings = try ThemeFile.load(path: root.appendingPathComponent("examples/face.conf").path)
+        #expect(settings.session.relockAfter == .seconds(300))
+    }
+
     @Test("allow-users= and allow-group= in a face's [session] are refused at their lines: they are gridlockd's")
     func sessionPeersAreRefused() throws {
         let (path, result) = try load("[session]\nallow-users=kiosk\nallow-group=kiosk\n")
