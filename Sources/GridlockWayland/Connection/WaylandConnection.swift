@@ -37,6 +37,7 @@ public final class WaylandConnection {
 
     deinit {
         if let watching { loop?.unwatch(watching) }
+        registry?.destroyBeforeDisconnect()
         registry = nil
         wl_display_disconnect(display)
     }

@@ -71,6 +71,15 @@ final class WaylandProxy {
         if let pointer, connection != nil { wl_proxy_destroy(pointer) }
     }
 
+    /// Frees the client-side object now, while the display still exists: for the
+    /// connection's own proxies in its deinit, where the weak `connection` already reads
+    /// nil and `deinit` would leave the proxy to leak (LeakSanitizer found the registry's).
+    func destroyBeforeDisconnect() {
+        guard let pointer else { return }
+        self.pointer = nil
+        wl_proxy_destroy(pointer)
+    }
+
     /// Whether an event's object argument is this object.
     func isSame(as object: OpaquePointer?) -> Bool { object != nil && object == pointer }
 }
