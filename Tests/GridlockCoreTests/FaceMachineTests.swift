@@ -159,6 +159,15 @@ extension Array where Element == FaceMachine.Effect {
         #expect(h.draw([1, 2, 3, 6, 9]).sent.isEmpty)
     }
 
+    @Test("an accepted check still unlocks when gridlockd goes away during the success look")
+    func lostAfterAccepted() {
+        var h = FaceHarness()
+        h.draw([1, 2, 3, 6, 9])
+        h.send(.reply(.accepted))
+        #expect(h.send(.serviceLost).contains(.report(.serviceLost)))
+        #expect(h.advance(.milliseconds(300)).unlocks == 1)
+    }
+
     @Test("busy and not-recorded answers are said and not counted; a refusal closes the way to checks")
     func notCheckedAnswers() {
         var h = FaceHarness()

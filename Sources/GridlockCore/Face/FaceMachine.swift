@@ -121,7 +121,16 @@ public struct FaceMachine: Sendable {
     }
 
     private mutating func handleServiceLost(_ effects: inout [Effect]) {
-        guard phase != .waitingForService, phase != .unlocked else { return }
+        switch phase {
+        case .waitingForService, .unlocked:
+            return
+        case .accepted:
+            // gridlockd's verdict is in and its action runs: the unlock it granted stands.
+            effects.append(.report(.serviceLost))
+            return
+        default:
+            break
+        }
         // A check in flight is not answered now: gridlockd counted it (or never got it),
         // and the next status says where the count stands.
         tracker?.cancel()
