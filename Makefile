@@ -255,7 +255,7 @@ test-wayland-headless: test-deps
 
 # The lock face against those compositors (tests/wayland/face): this machine's release
 # gridlockd as verifier and gridlock-lock as face, a fullscreen window locked, wrong and right
-# strokes by the virtual pointer, --now, kill -9, relock-after=, a refused peer and five wrong
+# strokes by the virtual pointer, --now, kill -9, a second locker, relock-after=, a refused peer and five wrong
 # checks straight to the socket. About 15 s a compositor.
 test-wayland-face: test-deps release
 	WAYLAND_ROOT_PACKAGES='$(WAYLAND_ROOT_PACKAGES)' tests/wayland/face
