@@ -69,7 +69,7 @@ public struct FaceMachine: Sendable {
     public private(set) var shape: GridShape
     public private(set) var minimumNodes: Int
     private var tracker: PatternTracker?
-    private var armedDeadline: Instant?
+    private var timer = ShellTimer()
     private var shown: Phase?
 
     public init(settings: FaceSettings, shape: GridShape = .standard, minimumNodes: Int = 4) {
@@ -262,19 +262,17 @@ public struct FaceMachine: Sendable {
         case .rejected(_, _, _, let until), .tooShort(_, let until), .notChecked(_, _, let until), .accepted(_, let until):
             return until
         case .lockedOut(let until):
-            // One tick per second, so the countdown changes on time.
-            let whole = until.duration(since: now).secondsRoundedUp
-            return whole > 1 ? until + .seconds(-(whole - 1)) : until
+            return until.nextCountdownChange(from: now)
         case .waitingForService, .ready, .drawing, .checking, .awaitingLockout, .unlocked:
             return nil
         }
     }
 
     private mutating func finish(_ effects: inout [Effect], now: Instant, timerFired: Bool) {
-        let deadline = nextDeadline(now: now)
-        if deadline != armedDeadline || (timerFired && deadline.map { $0 <= now } == true) {
-            armedDeadline = deadline
-            effects.append(deadline.map { .armTimer($0) } ?? .disarmTimer)
+        switch timer.change(to: nextDeadline(now: now), now: now, timerFired: timerFired) {
+        case .arm(let deadline): effects.append(.armTimer(deadline))
+        case .disarm: effects.append(.disarmTimer)
+        case nil: break
         }
         // The countdown changes the picture without a phase change; redraw on every tick.
         if phase != shown || timerFired || effects.contains(where: { if case .report = $0 { true } else { false } })
@@ -295,11 +293,7 @@ public struct FaceMachine: Sendable {
             return scene
         }
         func show(_ nodes: [Int], look: NodeLook, finger: Point? = nil) {
-            guard settings.showPath else { return }
-            for node in nodes { scene.nodes[node] = look }
-            scene.path = nodes.map(layout.center(of:))
-            scene.finger = nodes.isEmpty ? nil : finger
-            scene.pathLook = look
+            scene.show(nodes, look: look, finger: finger, pathShown: settings.showPath)
         }
         switch phase {
         case .waitingForService:

@@ -41,7 +41,7 @@ public struct LockMachine: Sendable {
     public private(set) var attempts: AttemptState
     private var tracker: PatternTracker
     private var lastTouchAt: Instant?
-    private var armedDeadline: Instant?
+    private var timer = ShellTimer()
     private var shownScene: Scene?
 
     public var layout: GridLayout { tracker.layout }
@@ -318,10 +318,7 @@ public struct LockMachine: Sendable {
              .enrollRetry(_, let until, _, _):
             deadline = until
         case .lockedOut(let until):
-            // One tick per second of the countdown, aligned so the shown number changes on time.
-            let remaining = until.duration(since: now)
-            let wholeSeconds = remaining.secondsRoundedUp
-            deadline = wholeSeconds > 1 ? until + .seconds(-(wholeSeconds - 1)) : until
+            deadline = until.nextCountdownChange(from: now)
         default: break
         }
         if let lastTouchAt, let timeout = settings.stuckTouchTimeout, tracker.isTouching {
@@ -340,12 +337,10 @@ public struct LockMachine: Sendable {
             shownScene = scene
             effects.append(.render(scene))
         }
-        let deadline = nextDeadline(now: now)
-        // The shell's timer fires once: a deadline still due after it fired is armed again
-        // (the same instant, at the end of time where deadlines saturate at `Instant.max`).
-        if deadline != armedDeadline || (timerFired && deadline.map { $0 <= now } == true) {
-            armedDeadline = deadline
-            effects.append(deadline.map { .armTimer($0) } ?? .disarmTimer)
+        switch timer.change(to: nextDeadline(now: now), now: now, timerFired: timerFired) {
+        case .arm(let deadline): effects.append(.armTimer(deadline))
+        case .disarm: effects.append(.disarmTimer)
+        case nil: break
         }
     }
 
@@ -353,11 +348,7 @@ public struct LockMachine: Sendable {
     public func scene(now: Instant) -> Scene {
         var scene = Scene(layout: layout, message: mode == .enroll ? .enrollDraw : .prompt)
         func show(_ nodes: [Int], look: NodeLook, finger: Point? = nil) {
-            guard settings.showPath else { return }
-            for node in nodes { scene.nodes[node] = look }
-            scene.path = nodes.map(layout.center(of:))
-            scene.finger = nodes.isEmpty ? nil : finger
-            scene.pathLook = look
+            scene.show(nodes, look: look, finger: finger, pathShown: settings.showPath)
         }
         switch phase {
         case .ready, .drawing, .enrollFirst:

@@ -64,6 +64,17 @@ public struct Scene: Hashable, Sendable {
         self.target = target
     }
 
+    /// Shows `nodes` (in order) in `look`, with the path through them and, while a finger
+    /// draws, its segment from the last one. Nothing when `pathShown` is false: a hidden path
+    /// shows onlookers no node at all.
+    public mutating func show(_ nodes: [Int], look: NodeLook, finger: Point? = nil, pathShown: Bool) {
+        guard pathShown else { return }
+        for node in nodes { self.nodes[node] = look }
+        path = nodes.map(layout.center(of:))
+        self.finger = nodes.isEmpty ? nil : finger
+        pathLook = look
+    }
+
     /// With the standard look's sizes; `metrics(_:)` with the theme's.
     public var metrics: SceneMetrics { SceneMetrics(layout: layout) }
 
