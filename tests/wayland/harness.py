@@ -197,6 +197,25 @@ def alive(pid):
         return False
 
 
+class Checks:
+    """A test script's checks: each printed as it is made (its detail always, or only when it
+    failed), tallied for the summary line."""
+
+    def __init__(self, detail_when_ok=True):
+        self.passed, self.failed, self.detail_when_ok = [], [], detail_when_ok
+
+    def __call__(self, name, condition, detail=""):
+        (self.passed if condition else self.failed).append(name)
+        shown = detail and (self.detail_when_ok or not condition)
+        print(f"{'ok' if condition else 'FAILED'}: {name}{': ' + detail if shown else ''}", flush=True)
+        return condition
+
+    def summary(self):
+        """Prints "N passed, N failed"; the exit status: 1 if any check failed."""
+        print(f"{len(self.passed)} passed, {len(self.failed)} failed", flush=True)
+        return 1 if self.failed else 0
+
+
 class Compositor:
     """sway or labwc in the root, headless, its runtime folder `path` (under the repository)."""
 
@@ -368,17 +387,25 @@ class Compositor:
         with open(png, "rb") as f:
             return Screen.from_png(f.read(), png)
 
+    def wait_screen(self, predicate, png, what, timeout=None):
+        """Polls screenshots (saved as png) until predicate(screen) holds; returns that Screen,
+        or raises HarnessError naming what after the timeout."""
+        def shown():
+            screen = self.screenshot(png)
+            return screen if predicate(screen) else None
+
+        return wait_for(shown, timeout or self.timeout, what)
+
     def wait_pixel(self, x, y, colour, png, timeout=None):
         """Polls screenshots until the pixel (x, y) is colour (#RRGGBB); returns the Screen."""
         want, seen = hex_colour(colour), []
 
-        def has_colour():
-            screen = self.screenshot(png)
+        def has_colour(screen):
             seen.append(show(screen.pixel(x, y)))
-            return screen if close(screen.pixel(x, y), want, within=2) else None
+            return close(screen.pixel(x, y), want, within=2)
 
         try:
-            return wait_for(has_colour, timeout or self.timeout, f"pixel ({x}, {y}) to be {colour}")
+            return self.wait_screen(has_colour, png, f"pixel ({x}, {y}) to be {colour}", timeout)
         except HarnessError as e:
             raise HarnessError(f"{e}; it was {seen[-1] if seen else 'never read'} ({png})") from None
 
