@@ -82,20 +82,27 @@ import Testing
     @Test("a number closed without unwatch and handed out again: the new file is watched, the old owner's unwatch leaves it alone")
     func reusedDescriptorNumbersReplaceStaleRegistrations() throws {
         let loop = try EventLoop()
-        var old: EventFD? = try EventFD()
-        let number = old!.fileDescriptor.rawValue
-        let stale = try loop.watch(old!.fileDescriptor, as: "touch") { Issue.record("the closed file's handler ran") }
-        old = nil  // closed by its owner, as a device that went away
-        let reused = try EventFD()
-        try #require(reused.fileDescriptor.rawValue == number, "the kernel hands out the lowest free number")
+        let old = try FileDescriptor.pipe()
+        let fresh = try FileDescriptor.pipe()
+        defer { old.write.close(); fresh.write.close() }
+        let number = old.read
+        let stale = try loop.watch(number, as: "touch") { Issue.record("the closed file's handler ran") }
+        // dup2 closes the old file and puts the new one at the same number in one step, as
+        // close-then-open does in a single-threaded daemon; test threads opening files
+        // meanwhile cannot take the number in between.
+        try #require(dup2(fresh.read.rawValue, number.rawValue) == number.rawValue)
+        fresh.read.close()
+        defer { number.close() }
+        _ = fcntl(number.rawValue, F_SETFD, FD_CLOEXEC)
         var handled = 0
-        try loop.watch(reused.fileDescriptor, as: "hook output") {
-            _ = try? reused.consume()
+        try loop.watch(number, as: "hook output") {
+            var byte: UInt8 = 0
+            _ = withUnsafeMutableBytes(of: &byte) { try? number.read(into: $0) }
             handled += 1
         }
         loop.unwatch(stale)  // the old owner catches up
-        #expect(loop.isWatching(reused.fileDescriptor))
-        reused.signal()
+        #expect(loop.isWatching(number))
+        try fresh.write.writeAll([1])
         try loop.run(until: { handled == 1 })
         #expect(loop.wakeUps.byCause["hook output"] == 1 && loop.wakeUps.byCause["touch"] == nil)
     }
