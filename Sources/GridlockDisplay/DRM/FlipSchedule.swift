@@ -11,21 +11,24 @@ import GridlockCore
 ///
 /// The vblank clock is predicted from the last flip event (its timestamp plus whole frame
 /// periods); a prediction older than `staleAfter` is not trusted (the kernel stops an idle
-/// CRTC's vblank interrupt and its phase may change), and the flip goes out at once. A flip
-/// that lands a vblank later than predicted (the driver needed more than the margin) widens
-/// the margin by a millisecond, up to half a frame. A latch timer that wakes the loop late
-/// (a busy or descheduled CPU) is not counted: widening for it was tried in the QEMU guest
-/// and drove the margin to half a frame under host load, losing more than it saved.
+/// CRTC's vblank interrupt and its phase may change), and the flip goes out at once. The
+/// margin is learnt (`LatchMargin`) from the render, copy and commit times the shell
+/// measures, and a flip that lands a vblank later than predicted widens it at once. A latch
+/// timer that wakes the loop late (a busy or descheduled CPU) is not counted: the flip is
+/// aimed at the vblank after the moment it was actually requested. Widening for a late
+/// wakeup was tried in the QEMU guest (when the margin was a fixed 2 ms plus 1 ms per late
+/// flip) and drove the margin to half a frame under host load, losing more than it saved.
 struct FlipSchedule: Hashable, Sendable {
-    static let initialMargin = Duration.milliseconds(2)
-    static let marginStep = Duration.milliseconds(1)
     static let staleAfter = Duration.milliseconds(500)
 
-    private(set) var margin = initialMargin
+    private(set) var learner = LatchMargin()
     private var lastVblank: Instant?
     private var period: Duration = .zero
     /// The vblank the flip in flight was requested for, when one was predicted.
     private var aimedAt: Instant?
+
+    /// How long before the predicted vblank the flip is requested.
+    var margin: Duration { learner.margin(period: period) }
 
     /// The vblank after `now`, if the clock is known and fresh.
     func nextVblank(after now: Instant) -> Instant? {
@@ -43,9 +46,16 @@ struct FlipSchedule: Hashable, Sendable {
         return latch > now ? latch : nil
     }
 
-    /// A flip was requested at `now`.
-    mutating func flipRequested(at now: Instant) {
+    /// A frame was drawn in `render` (its copy and commit not counted).
+    mutating func frameRendered(_ render: Duration) {
+        learner.rendered(render)
+    }
+
+    /// A flip was requested at `now` (when the page-flip call returned), after `copy` of
+    /// copying the damage and `commit` in that call.
+    mutating func flipRequested(at now: Instant, copy: Duration, commit: Duration) {
         aimedAt = nextVblank(after: now)
+        learner.flipRequested(copy: copy, commit: commit)
     }
 
     /// The flip landed at the vblank timestamped `vblank`; `period` is the mode's frame
@@ -54,8 +64,8 @@ struct FlipSchedule: Hashable, Sendable {
         self.period = period
         lastVblank = vblank
         defer { aimedAt = nil }
-        guard let aimedAt, vblank.duration(since: aimedAt) > period / 2 else { return false }
-        margin = min(margin + Self.marginStep, period / 2)
-        return true
+        let late = aimedAt.map { vblank.duration(since: $0) > period / 2 } ?? false
+        learner.flipLanded(late: late, period: period)
+        return late
     }
 }

@@ -11,13 +11,15 @@ struct FlipTiming {
     private var hasVblankClock: Bool?
     /// When the newest page flip was requested.
     private var lastFlipQueued: Instant?
-    /// Copying the damage during the current `present`, which the daemon's drawing time includes.
+    /// Copying the damage and requesting the flip during the current `present`, which the
+    /// daemon's drawing time includes and its render time does not.
     private var copyDuringPresent: Duration = .zero
+    private var commitDuringPresent: Duration = .zero
     /// The latest moment to request the flip that carries what waits (the loop's
     /// "display flip" deadline); nil while nothing waits for it.
     var latchDue: Instant?
 
-    mutating func presentBegins() { copyDuringPresent = .zero }
+    mutating func presentBegins() { (copyDuringPresent, commitDuringPresent) = (.zero, .zero) }
 
     /// Whether the flip for what is stale now should wait for the latch deadline, so that
     /// input read until shortly before the coming vblank rides the same flip. Without a
@@ -28,13 +30,15 @@ struct FlipTiming {
         return true
     }
 
-    mutating func shown(_ shown: ScanOut.Shown, copy: Duration) {
+    /// `copy` is what copying the damage took, `commit` the page-flip call (or modeset).
+    mutating func shown(_ shown: ScanOut.Shown, copy: Duration, commit: Duration) {
         copyDuringPresent += copy
+        commitDuringPresent += commit
         switch shown {
         case .flipQueued:
             let queued = MonotonicClock.now()
             lastFlipQueued = queued
-            schedule.flipRequested(at: queued)
+            schedule.flipRequested(at: queued, copy: copy, commit: commit)
             latchDue = nil
             latency.flipQueued(at: queued, copy: copy)
         case .modeset, .fellBackToOneBuffer:
@@ -46,8 +50,12 @@ struct FlipTiming {
 
     /// Which flip the frame just presented rides: the one in flight if it was queued for
     /// it, the next one if it waits, none if a modeset or DirtyFB showed it at once.
+    /// Its render time (the drawing less copy and commit) is a sample for the latch margin.
     mutating func noteFrame(answering inputs: [Instant], drawing: Duration, on scanOut: ScanOut) {
-        guard scanOut.flips, !inputs.isEmpty, hasVblankClock != false else { return }
+        guard scanOut.flips else { return }
+        let render = drawing - copyDuringPresent - commitDuringPresent
+        schedule.frameRendered(render)
+        guard !inputs.isEmpty, hasVblankClock != false else { return }
         let queued: Instant?
         if scanOut.damage.hasUnshownDamage {
             queued = nil  // waits for the pending flip; goes out with the next one
@@ -56,7 +64,7 @@ struct FlipTiming {
         } else {
             return  // shown at once by a modeset, or not at all: no vblank to count
         }
-        latency.presented(answering: inputs, render: drawing - copyDuringPresent, now: MonotonicClock.now(), queued: queued)
+        latency.presented(answering: inputs, render: render, now: MonotonicClock.now(), queued: queued)
     }
 
     mutating func endStroke() {
@@ -69,7 +77,7 @@ struct FlipTiming {
     }
 
     /// A flip landed at the vblank `event` names: the schedule learns the vblank phase
-    /// (and widens its margin if the flip missed the vblank it aimed at), and the frames
+    /// (and widens its margin at once if the flip missed the vblank it aimed at), and the frames
     /// it carried are on screen since then.
     mutating func flipLanded(_ event: (sequence: UInt32, time: Instant), mode: KMSMode) {
         guard event.sequence != 0 else {

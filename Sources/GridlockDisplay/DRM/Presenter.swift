@@ -66,8 +66,8 @@ struct Presenter {
         if whenDue && waitsForLatch(now: now) { return .done }
         guard let device = lit?.device, masterHeld, !blanked, hasStale else { return .done }
         do {
-            guard let (shown, copy) = try lit!.scanOut!.show(buffer, rotation: rotation, on: device) else { return .done }
-            timing.shown(shown, copy: copy)
+            guard let (shown, copy, commit) = try lit!.scanOut!.show(buffer, rotation: rotation, on: device) else { return .done }
+            timing.shown(shown, copy: copy, commit: commit)
             framesShown += 1
             return .done
         } catch {

@@ -85,12 +85,12 @@ struct ScanOut {
     }
 
     /// Copies the stale rectangles of `buffer` into the back buffer and puts it on screen
-    /// the way `path` says. Nil when `buffer` does not fit the mode: the loop has not yet
+    /// the way `path` says; with how long the copy and the kernel call (`commit`) took. Nil when `buffer` does not fit the mode: the loop has not yet
     /// caught up with a `.resized`, and the full redraw follows. On a failure the damage
     /// is kept for the next try.
     mutating func show(
         _ buffer: ShadowBuffer, rotation: Rotation, on device: any KMSDevice
-    ) throws(DRMError) -> (shown: Shown, copy: Duration)? {
+    ) throws(DRMError) -> (shown: Shown, copy: Duration, commit: Duration)? {
         let mode = selection.mode
         let physicalWidth = rotation.swapsAxes ? buffer.height : buffer.width
         let physicalHeight = rotation.swapsAxes ? buffer.width : buffer.height
@@ -102,10 +102,11 @@ struct ScanOut {
         let (index, rects) = damage.beginFrame()
         let copyStart = MonotonicClock.now()
         buffer.copy(rects: rects, to: buffers[index].pixels, destinationStride: buffers[index].stride, rotation: rotation)
-        let copy = MonotonicClock.now().duration(since: copyStart)
+        let commitStart = MonotonicClock.now()
+        let copy = commitStart.duration(since: copyStart)
         do {
             let shown = try put(index, rects: rects, logical: Size(width: Double(buffer.width), height: Double(buffer.height)), rotation: rotation, on: device)
-            return (shown, copy)
+            return (shown, copy, MonotonicClock.now().duration(since: commitStart))
         } catch {
             damage.failed(index)
             throw error
