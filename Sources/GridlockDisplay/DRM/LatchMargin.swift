@@ -12,9 +12,10 @@
 ///                    floor, ceiling)
 ///
 /// Each estimate is the larger of a long-term and a short-term figure over its own samples:
-/// the long-term one the third largest of the last 256 (about the 99th percentile, the share
-/// of frames a margin is allowed to miss), the short-term one the largest of the last 4 (a
-/// step up in render time counts from its first frame, not after three). A percentile,
+/// the long-term one the 98.5th percentile of the last 256 (the 4th largest; the two tails
+/// rarely meet, so the sum is beyond the 99th percentile of the total, and the safety is on
+/// top), the short-term one the largest of the last 4 (a step up in render time counts from
+/// its first frame, not after a few). A percentile,
 /// not mean + k·deviation: a vCPU descheduled for 35 ms once in a few hundred frames
 /// inflates the deviation enough to double a fast machine's margin, and it changes no
 /// percentile but the top one.
@@ -39,41 +40,43 @@ struct LatchMargin: Hashable, Sendable {
     static let lateStep = Duration.milliseconds(1)
     static let quietFlips = 120
 
-    /// The last samples of one duration, with its estimate kept up to date.
+    /// The last samples of one duration, kept in order too, with its estimate up to date.
     struct Samples: Hashable, Sendable {
         static let capacity = 256
         static let recent = 4
-        /// The long-term estimate is the rank-th largest, rank = 1 + count / rankEvery: the
-        /// largest below 128 samples, the third of a full window.
-        static let rankEvery = 128
+        /// Of a full window, the 4th largest: about the 98.5th percentile. Below 67
+        /// samples it is the largest.
+        static let permille = 985
 
         private var values = [Int64](repeating: 0, count: capacity)
         private var next = 0
-        private(set) var count = 0
+        private var sorted: [Int64] = []
         private(set) var estimate: Duration = .zero
 
+        init() { sorted.reserveCapacity(Self.capacity) }
+
+        var count: Int { sorted.count }
+
         mutating func add(_ sample: Duration) {
-            values[next] = max(sample.nanoseconds, 0)
+            let value = max(sample.nanoseconds, 0)
+            if sorted.count == Self.capacity { sorted.remove(at: position(of: values[next])) }
+            sorted.insert(value, at: position(of: value))
+            values[next] = value
             next = (next + 1) % Self.capacity
-            count = min(count + 1, Self.capacity)
+            let longTerm = sorted[min(count - 1, count * Self.permille / 1000)]
+            var shortTerm: Int64 = 0
+            for back in 1...min(Self.recent, count) { shortTerm = max(shortTerm, values[(next - back + Self.capacity) % Self.capacity]) }
             estimate = .nanoseconds(max(longTerm, shortTerm))
         }
 
-        /// The rank-th largest (at most 3rd) of the window, in one pass without allocating.
-        private var longTerm: Int64 {
-            let rank = 1 + count / Self.rankEvery
-            var top: (Int64, Int64, Int64) = (-1, -1, -1)
-            for index in 0..<count {
-                let v = values[index]
-                if v > top.0 { top = (v, top.0, top.1) } else if v > top.1 { top = (top.0, v, top.1) } else if v > top.2 { top.2 = v }
+        /// The first index in `sorted` whose value is not below `value`.
+        private func position(of value: Int64) -> Int {
+            var low = 0, high = sorted.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sorted[middle] < value { low = middle + 1 } else { high = middle }
             }
-            return max(rank == 1 ? top.0 : rank == 2 ? top.1 : top.2, 0)
-        }
-
-        private var shortTerm: Int64 {
-            var largest: Int64 = 0
-            for back in 1...min(Self.recent, count) { largest = max(largest, values[(next - back + Self.capacity) % Self.capacity]) }
-            return largest
+            return low
         }
     }
 
