@@ -135,6 +135,9 @@ struct ModelMachine {
 
 /// What a run measured.
 struct ModelFigures {
+    /// Input frames shown, and of them those shown at the first vblank after their read (+1).
+    var inputsShown = 0
+    var atFirstVblank = 0
     var inputsBeforeLatch = 0
     var missed = 0
     var lateFlips: [Int64] = []
@@ -183,7 +186,7 @@ struct ModelFigures {
 
     var summary: String {
         "missed \(missed)/\(inputsBeforeLatch), age p99 \(Self.ms(ageP99)), render p99 \(Self.ms(renderP99)), "
-            + "copy+commit p99 \(Self.ms(flipCostP99)), late flips \(lateFlips.count)"
+            + "copy+commit p99 \(Self.ms(flipCostP99)), late flips \(lateFlips.count), at +1 \(atFirstVblank)/\(inputsShown)"
     }
 }
 
@@ -274,6 +277,8 @@ struct FlipScheduleModel<Schedule: ModelSchedule> {
         for input in flight.carries {
             // The first vblank after the read; the latch point is the margin before it.
             let target = firstVblank { $0 > input.read }
+            figures.inputsShown += 1
+            if flight.vblank <= target + Self.period / 2 { figures.atFirstVblank += 1 }
             guard input.read < target - input.margin else { continue }
             figures.inputsBeforeLatch += 1
             if flight.vblank > target + Self.period / 2 { figures.missed += 1 }
