@@ -15,10 +15,9 @@
 /// the long-term one the 98.5th percentile of the last 256 (the 4th largest; the two tails
 /// rarely meet, so the sum is beyond the 99th percentile of the total, and the safety is on
 /// top), the short-term one the largest of the last 4 (a step up in render time counts from
-/// its first frame, not after a few). A percentile,
-/// not mean + k·deviation: a vCPU descheduled for 35 ms once in a few hundred frames
-/// inflates the deviation enough to double a fast machine's margin, and it changes no
-/// percentile but the top one.
+/// its first frame, not after a few). A percentile, not mean + k·deviation: a vCPU
+/// descheduled for 35 ms once in a few hundred frames inflates the deviation enough to double
+/// a fast machine's margin, and moves no percentile but the top one.
 ///
 /// Until each stream has `samplesNeeded` samples the margin is the ceiling, 7/8 of a frame
 /// (mutter's frame clock starts at 0.875 of the refresh interval): conservative, with some
