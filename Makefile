@@ -159,7 +159,7 @@ DEB_VERSION := $(VERSION)$(deb-suffix.$(DIST))
 DEB_ARCH = $(ARCH)
 DEB_BASE = dist/gridlock_$(DEB_VERSION)_$(DEB_ARCH)
 
-.PHONY: all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm test-arm64 test-wayland-headless test-wayland-face install clean deb dist test-deployed test-deployed-trixie test-deployed-today
+.PHONY: all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm test-arm64 test-wayland-headless test-wayland-face test-wayland-guest install clean deb dist test-deployed test-deployed-trixie test-deployed-today
 .PHONY: fuzz fuzz-build fuzz-smoke test-sanitizers test-asan test-tsan
 
 all: release
@@ -267,7 +267,7 @@ test-vm: test-deps release
 	$(MAKE) --no-print-directory test-deployed-today
 
 # The deployed scenarios in `make test`: one platform a run, in turn by the day (UTC), Debian 12
-# amd64 on even days and Debian 13 amd64 on odd ones. A full run on each costs 7-14 minutes,
+# amd64 on even days and Debian 13 amd64 on odd ones, the Wayland session's with the latter. A full run on each costs 7-14 minutes,
 # and both in every run would take `make test` past its hour from a clean machine. Debian 13
 # arm64 (about 25 minutes, and 9-12 more for its image, whose maintainer scripts run emulated)
 # is not in `make test`: `make test-deployed-trixie ARCH=arm64` (docs/testing.md, "Platforms").
@@ -277,7 +277,16 @@ test-deployed-today:
 	@echo "make test: the deployed scenarios on $(DEPLOYED) today (Debian 12 and Debian 13 amd64 take turns by day; DEPLOYED=both runs both)"
 	$(if $(filter bookworm both,$(DEPLOYED)),$(MAKE) --no-print-directory test-deployed)
 	$(if $(filter trixie both,$(DEPLOYED)),$(MAKE) --no-print-directory test-deployed-trixie ARCH=amd64)
+	$(if $(filter trixie both,$(DEPLOYED)),tests/vm/session)
 	$(if $(filter bookworm trixie both,$(DEPLOYED)),,@echo "DEPLOYED=$(DEPLOYED): say bookworm, trixie or both" >&2; exit 64)
+
+# The Wayland face in a real Debian 13 session under QEMU (tests/vm/session): the package
+# installed with apt, labwc and sway from Debian 13 started by a console autologin, a uinput
+# touchscreen through libinput, checked by screendumps. About 5 minutes; in `make test` with
+# the Debian 13 deployed scenarios (odd days), whose package and image it shares.
+test-wayland-guest: test-deps
+	$(MAKE) --no-print-directory deb DIST=trixie ARCH=amd64
+	tests/vm/session
 
 # The arm64 tier (docs/testing.md, "The arm64 guest"): the Debian 13 arm64 build,
 # cross-compiled in the trixie root; its `gridlock demo` under QEMU's user-mode emulator,
@@ -351,6 +360,8 @@ install: release
 	sed 's|/usr/local/sbin/gridlockd|$(PREFIX)/sbin/gridlockd|; s|/usr/local/share/doc|$(PREFIX)/share/doc|' \
 		systemd/gridlockd.service > $(DESTDIR)$(SYSTEM_LIB)/systemd/system/gridlockd.service
 	chmod 0644 $(DESTDIR)$(SYSTEM_LIB)/systemd/system/gridlockd.service
+	install -D -m 0644 systemd/gridlockd.service.d/console.conf \
+		$(DESTDIR)$(SYSTEM_LIB)/systemd/system/gridlockd.service.d/console.conf
 	install -m 0644 udev/70-gridlock.rules $(DESTDIR)$(SYSTEM_LIB)/udev/rules.d/70-gridlock.rules
 	install -d $(DESTDIR)$(SYSTEM_LIB)/systemd/user
 	sed 's|/usr/local/bin/gridlock-lock|$(PREFIX)/bin/gridlock-lock|g; s|/usr/local/share/doc|$(PREFIX)/share/doc|' \
