@@ -47,6 +47,9 @@ public final class FaceController {
 
     public func serviceLost() { handle(.serviceLost, at: loop.time) }
 
+    /// A connection to gridlockd was made: the machine asks for its status.
+    public func connected() { handle(.connected, at: loop.time) }
+
     /// The session was locked again (idle, `--now`, a signal).
     public func relocked() { handle(.relocked, at: loop.time) }
 

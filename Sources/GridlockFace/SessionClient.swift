@@ -3,7 +3,8 @@ import LinuxSys
 
 /// A lock face's connection to gridlockd's session socket, on the face's one loop.
 ///
-/// It connects, asks `status` at once, and hands every decoded reply to `replies`. When the
+/// It connects, says so through `connected` (the face then asks `status`), and hands every
+/// decoded reply to `replies`. When the
 /// connection cannot be made or goes away, it says so once through `lost` and tries again
 /// later, backing off to `longestRetry`, so a face started before gridlockd, or outliving a
 /// restart of it, finds it without a busy loop. What a reply means is the `FaceMachine`'s.
@@ -14,17 +15,22 @@ public final class SessionClient {
     private var connection: SeqPacketConnection?
     private var retryDelay = SessionClient.firstRetry
     private var lostSaid = false
+    private let connected: () -> Void
     private let replies: (SessionReply) -> Void
     private let lost: (String) -> Void
 
     static let firstRetry: Duration = .milliseconds(250)
     static let longestRetry: Duration = .seconds(5)
 
-    /// `replies` gets each reply in order; `lost` a sentence saying why nothing can be
-    /// checked (once per outage).
-    public init(path: String, loop: EventLoop, replies: @escaping (SessionReply) -> Void, lost: @escaping (String) -> Void) {
+    /// `connected` is called on every connection made; `replies` gets each reply in order;
+    /// `lost` a sentence saying why nothing can be checked (once per outage).
+    public init(
+        path: String, loop: EventLoop, connected: @escaping () -> Void, replies: @escaping (SessionReply) -> Void,
+        lost: @escaping (String) -> Void
+    ) {
         self.path = path
         self.loop = loop
+        self.connected = connected
         self.replies = replies
         self.lost = lost
         retry = loop.deadline("session reconnect")
@@ -42,7 +48,7 @@ public final class SessionClient {
             self.connection = connection
             retryDelay = Self.firstRetry
             lostSaid = false
-            send(.status)
+            connected()
         } catch {
             give(up: "cannot reach gridlockd at \(path): \(error)")
         }

@@ -46,7 +46,7 @@ final class WaylandLockFace: LockSurfaces {
         self.theme = theme
         self.relockAfter = relockAfter
         client = SessionClient(
-            path: socket, loop: loop, replies: { controller.reply($0) },
+            path: socket, loop: loop, connected: { controller.connected() }, replies: { controller.reply($0) },
             lost: { why in
                 Journal.log(.warning, "nothing can be checked: \(why)")
                 controller.serviceLost()
@@ -168,7 +168,7 @@ extension FaceReport {
     var priority: LogPriority {
         switch self {
         case .accepted, .rejected, .lockedOut, .relocked: .notice
-        case .serviceLost, .notChecked: .warning
+        case .serviceLost, .serviceSilent, .notChecked: .warning
         case .serviceAvailable, .lockoutEnded, .tooShort, .strokeCancelled: .info
         }
     }
@@ -177,6 +177,7 @@ extension FaceReport {
         switch self {
         case .serviceAvailable: "gridlockd answers: patterns can be checked"
         case .serviceLost: "lost gridlockd: nothing can be checked until it answers again"
+        case .serviceSilent: "gridlockd does not answer: nothing can be checked until it does"
         case .accepted: "gridlockd accepted the pattern"
         case .rejected(let failures): "gridlockd refused the pattern (\(failures) failure(s) in a row)"
         case .lockedOut(let seconds): "gridlockd is locked out for \(seconds) s"

@@ -50,6 +50,30 @@ extension Array where Element == FaceMachine.Effect {
         #expect(h.machine.keepsSessionLocked)
     }
 
+    @Test("connected, the grid shows the prompt while the status is on its way, takes no stroke, and says nothing can be checked only when no answer comes")
+    func asksOnConnect() {
+        var h = FaceHarness(connected: nil)
+        #expect(h.send(.connected).sent == [.status])
+        #expect(h.machine.phase == .asking(since: h.now))
+        #expect(h.message == .prompt)
+        #expect(h.draw([1, 2, 3, 6, 9]).sent.isEmpty)
+        #expect(!h.advance(FaceSettings().answerPatience - .milliseconds(1)).contains(.report(.serviceSilent)))
+        #expect(h.message == .prompt)
+        #expect(h.advance(.milliseconds(1)).contains(.report(.serviceSilent)))
+        #expect(h.message == .serviceUnavailable)
+        // A late answer still opens the way to checks.
+        #expect(h.send(.reply(.status(SessionStatus(state: .ready, rows: 3, columns: 3, minimumNodes: 4)))).contains(.report(.serviceAvailable)))
+        #expect(h.draw([1, 2, 3, 6, 9]).sent.count == 1)
+    }
+
+    @Test("a connection lost while asking says nothing can be checked at once")
+    func lostWhileAsking() {
+        var h = FaceHarness(connected: nil)
+        h.send(.connected)
+        #expect(h.send(.serviceLost).contains(.report(.serviceLost)))
+        #expect(h.message == .serviceUnavailable)
+    }
+
     @Test("a finished stroke is sent as a check numbered from 0, and input waits for the answer")
     func strokeIsSent() {
         var h = FaceHarness()
@@ -194,6 +218,7 @@ extension Array where Element == FaceMachine.Effect {
         let effects = h.send(.relocked)
         #expect(effects.sent == [.status])
         #expect(h.machine.keepsSessionLocked)
+        #expect(h.message == .prompt, "the grid, not a false 'not running', while the answer comes")
         #expect(h.draw([1, 2, 3, 6, 9]).sent.isEmpty)
         h.send(.reply(.status(SessionStatus(state: .ready, rows: 3, columns: 3, minimumNodes: 4))))
         #expect(h.draw([1, 2, 3, 6, 9]).sent.count == 1)

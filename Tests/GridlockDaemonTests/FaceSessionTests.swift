@@ -37,7 +37,9 @@ extension SessionSocketTests {
         init(path: String, loop: EventLoop, settings: FaceSettings = FaceSettings()) {
             let controller = FaceController(loop: loop, settings: settings, grid: FaceGrid())
             self.controller = controller
-            client = SessionClient(path: path, loop: loop, replies: { controller.reply($0) }, lost: { _ in controller.serviceLost() })
+            client = SessionClient(
+                path: path, loop: loop, connected: { controller.connected() }, replies: { controller.reply($0) },
+                lost: { _ in controller.serviceLost() })
             grid = controller.layout(for: Rect(x: 0, y: 0, width: 800, height: 480))!
             step = loop.deadline("test finger")
             self.loop = loop

@@ -11,9 +11,14 @@
 /// It never reads a clock, touches a socket or draws: every event comes with its time.
 public struct FaceMachine: Sendable {
     public enum Phase: Hashable, Sendable {
-        /// No answer from gridlockd yet, or the connection was lost: nothing can be checked,
-        /// and the screen says so. The session stays locked.
+        /// No connection to gridlockd, or it did not answer: nothing can be checked, and the
+        /// screen says so. The session stays locked.
         case waitingForService
+        /// Connected (or locked again) and asked for gridlockd's status at `since`: the grid
+        /// is shown as ready but takes no stroke until the answer, for at most
+        /// `FaceSettings.answerPatience`. Saying "not running" in the instant before an
+        /// answer that is on its way would be false on every start and every relock.
+        case asking(since: Instant)
         /// Waiting for a stroke (the tracker may follow a finger that has not reached a node).
         case ready
         /// A finger is down and at least one node is selected.
@@ -50,6 +55,8 @@ public struct FaceMachine: Sendable {
         case timerFired
         /// The session was locked again (idle, `gridlock-lock --now`, a signal): draw the grid.
         case relocked
+        /// A connection to gridlockd was made (at start or again after a loss).
+        case connected
     }
 
     public enum Effect: Hashable, Sendable {
@@ -89,7 +96,8 @@ public struct FaceMachine: Sendable {
         case .reply(let reply): handleReply(reply, now: now, &effects)
         case .serviceLost: handleServiceLost(&effects)
         case .timerFired: handleTimer(now: now, &effects)
-        case .relocked: handleRelocked(&effects)
+        case .relocked: handleRelocked(now: now, &effects)
+        case .connected: handleConnected(now: now, &effects)
         }
         finish(&effects, now: now, timerFired: event == .timerFired)
         return effects
@@ -103,11 +111,12 @@ public struct FaceMachine: Sendable {
             tracker = nil
         }
         minimumNodes = status.minimumNodes
+        let wasWaiting: Bool
         switch phase {
-        case .waitingForService, .awaitingLockout: break
+        case .waitingForService, .asking: wasWaiting = true
+        case .awaitingLockout: wasWaiting = false
         default: return
         }
-        let wasWaiting = phase == .waitingForService
         switch status.state {
         case .ready, .notChecking:
             // A busy gridlockd (a finger on the panel, a check from elsewhere) answers the
@@ -123,6 +132,10 @@ public struct FaceMachine: Sendable {
     private mutating func handleServiceLost(_ effects: inout [Effect]) {
         switch phase {
         case .waitingForService, .unlocked:
+            return
+        case .asking:
+            phase = .waitingForService
+            effects.append(.report(.serviceLost))
             return
         case .accepted:
             // gridlockd's verdict is in and its action runs: the unlock it granted stands.
@@ -180,10 +193,17 @@ public struct FaceMachine: Sendable {
 
     /// Locked again: nothing is checked before gridlockd answers a fresh `status`, so a
     /// face that lost gridlockd while unlocked never offers a grid it cannot check.
-    private mutating func handleRelocked(_ effects: inout [Effect]) {
+    private mutating func handleRelocked(now: Instant, _ effects: inout [Effect]) {
         guard phase == .unlocked else { return }
-        phase = .waitingForService
+        phase = .asking(since: now)
         effects.append(.report(.relocked))
+        effects.append(.send(.status))
+    }
+
+    /// Every new connection asks where gridlockd stands; a face that was waiting for it
+    /// shows the grid while the answer comes.
+    private mutating func handleConnected(now: Instant, _ effects: inout [Effect]) {
+        if phase == .waitingForService { phase = .asking(since: now) }
         effects.append(.send(.status))
     }
 
@@ -192,7 +212,7 @@ public struct FaceMachine: Sendable {
     private var acceptsTouch: Bool {
         switch phase {
         case .ready, .drawing, .tooShort, .notChecked: true
-        case .waitingForService, .checking, .rejected, .awaitingLockout, .lockedOut, .accepted, .unlocked: false
+        case .waitingForService, .asking, .checking, .rejected, .awaitingLockout, .lockedOut, .accepted, .unlocked: false
         }
     }
 
@@ -252,6 +272,9 @@ public struct FaceMachine: Sendable {
             effects.append(.report(.lockoutEnded))
         case .accepted(_, let until) where now >= until:
             unlock(&effects)
+        case .asking(let since) where now >= since + settings.answerPatience:
+            phase = .waitingForService
+            effects.append(.report(.serviceSilent))
         default:
             break
         }
@@ -263,6 +286,8 @@ public struct FaceMachine: Sendable {
             return until
         case .lockedOut(let until):
             return until.nextCountdownChange(from: now)
+        case .asking(let since):
+            return since + settings.answerPatience
         case .waitingForService, .ready, .drawing, .checking, .awaitingLockout, .unlocked:
             return nil
         }
@@ -298,6 +323,8 @@ public struct FaceMachine: Sendable {
         switch phase {
         case .waitingForService:
             scene.message = .serviceUnavailable
+        case .asking:
+            break  // the prompt over an idle grid
         case .ready, .drawing:
             if let tracker, tracker.layout == layout {
                 show(tracker.selected, look: .selected, finger: tracker.finger)
@@ -341,6 +368,9 @@ public struct FaceSettings: Hashable, Sendable {
     public var errorDuration: Duration = .milliseconds(1000)
     /// How long the success look shows before the session unlocks (0: at once).
     public var successDuration: Duration = .milliseconds(300)
+    /// How long gridlockd may take to answer a `status` before the face says nothing can
+    /// be checked: a loaded panel answers within milliseconds, a slow emulated one within 1 s.
+    public var answerPatience: Duration = .seconds(2)
 
     public init() {}
 }
@@ -349,6 +379,8 @@ public struct FaceSettings: Hashable, Sendable {
 public enum FaceReport: Hashable, Sendable {
     case serviceAvailable
     case serviceLost
+    /// Connected, but gridlockd did not answer within `FaceSettings.answerPatience`.
+    case serviceSilent
     case accepted
     case rejected(failures: Int)
     case lockedOut(seconds: Int)
