@@ -76,10 +76,10 @@ TRIXIE_ROOT_PACKAGES = swiftlang $(call build-packages,trixie) $(SUITE_FONT_PACK
 # The root of the headless compositor tier (tests/wayland, `make test-wayland-headless`;
 # tools/trixie-root, cached under /var/cache/gridlock-build/ by a hash of this list, 340 MB):
 # Debian 13's sway 1.10 with swaybg (sway's solid-colour background) and labwc 0.8, both on
-# wlroots' headless backend; wayland-info (wayland-utils), grim (screenshots, screencopy)
+# wlroots' headless backend, and weston and cage, which lack ext-session-lock-v1; wayland-info (wayland-utils), grim (screenshots, screencopy)
 # and wlr-randr (labwc's output size). The virtual pointer (tests/wayland/drag) and the
 # helpers built from C (tests/wayland/*.c) run on the host: nothing to compile in the root.
-WAYLAND_ROOT_PACKAGES := sway swaybg labwc wayland-utils grim wlr-randr
+WAYLAND_ROOT_PACKAGES := sway swaybg labwc weston cage wayland-utils grim wlr-randr
 # What the arm64 Swift SDK's sysroot holds (tools/arm64-sysroot, cached under
 # /var/cache/gridlock-build/ by a hash of this list): libc, GCC 14's libgcc and libstdc++, the
 # kernel headers and the -dev packages of the build packages, all for trixie.
@@ -256,7 +256,8 @@ test-wayland-headless: test-deps
 # The lock face against those compositors (tests/wayland/face): this machine's release
 # gridlockd as verifier and gridlock-lock as face, a fullscreen window locked, wrong and right
 # strokes by the virtual pointer, --now, kill -9, a second locker, relock-after=, a refused peer and five wrong
-# checks straight to the socket. About 15 s a compositor.
+# checks straight to the socket; then weston and cage, which lack ext-session-lock-v1: exit 69.
+# About 15 s a compositor.
 test-wayland-face: test-deps release
 	WAYLAND_ROOT_PACKAGES='$(WAYLAND_ROOT_PACKAGES)' tests/wayland/face
 

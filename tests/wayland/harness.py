@@ -410,6 +410,74 @@ class Compositor:
             raise HarnessError(f"{e}; it was {seen[-1] if seen else 'never read'} ({png})") from None
 
 
+class CompositorWithoutLock:
+    """weston or cage in the root, headless: two compositors that offer no
+    ext-session-lock-v1, only to see the face refuse them. No output size, no pointer."""
+
+    COMMANDS = {
+        # Weston's kiosk shell: no desktop-shell client to start, nothing drawn but clients.
+        "weston": ["weston", "--backend=headless", "--renderer=pixman", "--shell=kiosk", "--width=800",
+                   "--height=480", "--socket=wayland-1"],
+        # cage runs one client and ends with it: a sleep that outlives the check.
+        "cage": ["cage", "--", "sleep", "600"],
+    }
+
+    def __init__(self, kind, path, packages=None, timeout=60):
+        self.kind, self.path = kind, runtime_dir(path)
+        self.packages = packages or root_packages()
+        self.timeout, self.pid, self.display = timeout, None, None
+        self.log_file = os.path.join(self.path, "compositor.log")
+
+    def __enter__(self):
+        if running(self.path):
+            raise HarnessError(f"a compositor runs in {self.path} (process {running(self.path)})")
+        os.makedirs(self.path, mode=0o700, exist_ok=True)
+        os.chmod(self.path, 0o700)
+        stop(self.path)
+        ensure_root(self.packages)
+        env = ["env", f"XDG_RUNTIME_DIR={self.path}", "WLR_BACKENDS=headless", "WLR_RENDERER=pixman",
+               "WLR_LIBINPUT_NO_DEVICES=1"]
+        line = ["setpriv", "--pdeathsig", "KILL", *in_root(self.packages, env + self.COMMANDS[self.kind])]
+        log(f"starting {self.kind} in the Debian 13 root, runtime folder {self.path}")
+        with open(self.log_file, "wb") as out:
+            process = subprocess.Popen(line, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+        self.pid = process.pid
+        with open(os.path.join(self.path, "compositor.pid"), "w") as f:
+            f.write(f"{self.pid}\n")
+
+        def socket_or_exit():
+            if process.poll() is not None:
+                raise HarnessError(f"{self.kind} exited with status {process.returncode} before its socket "
+                                   f"appeared; its log ({self.log_file}) ends:\n{self.log_tail()}")
+            found = sockets(self.path)
+            return found[0] if found else None
+
+        try:
+            self.display = wait_for(socket_or_exit, self.timeout, f"{self.kind}'s socket in {self.path}")
+            # The socket is bound before the globals exist: one roundtrip that lists them.
+            wait_for(lambda: subprocess.run([LIST_GLOBALS], env=dict(os.environ, **self.env),
+                                            capture_output=True).returncode == 0,
+                     self.timeout, f"{self.kind} to answer a client")
+        except BaseException:
+            stop(self.path)
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        stop(self.path)
+
+    @property
+    def env(self):
+        return {"XDG_RUNTIME_DIR": self.path, "WAYLAND_DISPLAY": self.display}
+
+    def log_tail(self, lines=20):
+        try:
+            with open(self.log_file, errors="replace") as f:
+                return "".join(f.readlines()[-lines:])
+        except FileNotFoundError:
+            return "(no log)"
+
+
 def running(path):
     """The pid of the compositor started in path, if it still runs."""
     try:
