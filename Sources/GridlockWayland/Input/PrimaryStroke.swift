@@ -1,5 +1,4 @@
 import GridlockCore
-// `TouchEvent` alone is wl_touch's event codes here (Protocol/Opcodes.swift).
 
 /// Picks the one stroke a pattern is drawn with out of everything the seats report: the
 /// first finger down (others are ignored until it lifts, as on the panel), or the pointer
@@ -17,7 +16,7 @@ public struct PrimaryStroke: Hashable, Sendable {
     public init() {}
 
     /// The stroke's step for `input`, and the surface it is on; nil when it is not part of it.
-    public mutating func step(for input: SurfaceInput) -> (SurfaceID, GridlockCore.TouchEvent)? {
+    public mutating func step(for input: SurfaceInput) -> (SurfaceID, TouchEvent)? {
         switch input {
         case let .touchDown(id, touch, at, _):
             guard owner == nil else { return nil }
@@ -56,14 +55,14 @@ public struct PrimaryStroke: Hashable, Sendable {
     }
 
     /// The surface went away (its output was unplugged): a stroke on it ends, discarded.
-    public mutating func surfaceRemoved(_ id: SurfaceID) -> GridlockCore.TouchEvent? {
+    public mutating func surfaceRemoved(_ id: SurfaceID) -> TouchEvent? {
         guard surface == id, owner != nil else { return nil }
         owner = nil
         surface = nil
         return .cancel(.displayLost)
     }
 
-    private mutating func end(_ event: GridlockCore.TouchEvent) -> (SurfaceID, GridlockCore.TouchEvent)? {
+    private mutating func end(_ event: TouchEvent) -> (SurfaceID, TouchEvent)? {
         guard let surface else { return nil }
         owner = nil
         self.surface = nil

@@ -66,7 +66,7 @@ final class Seat {
     // motion(time, id, x, y), frame, cancel.
     private func touchEvent(_ opcode: UInt32, _ arguments: WaylandEventArguments) {
         let input: SurfaceInput?
-        switch TouchEvent(rawValue: opcode) {
+        switch TouchEventCode(rawValue: opcode) {
         case .down:
             input = translator.touchDown(
                 on: arguments.object(2), touch: arguments.int(3), x: arguments.fixed(4), y: arguments.fixed(5), time: arguments.uint(1))

@@ -16,7 +16,7 @@ enum SeatCapability {
 enum PointerEvent: UInt32 {
     case enter = 0, leave = 1, motion = 2, button = 3, axis = 4, frame = 5
 }
-enum TouchEvent: UInt32 { case down = 0, up = 1, motion = 2, frame = 3, cancel = 4 }
+enum TouchEventCode: UInt32 { case down = 0, up = 1, motion = 2, frame = 3, cancel = 4 }
 
 // staging/ext-session-lock/ext-session-lock-v1.xml
 enum SessionLockManagerRequest: UInt32 { case destroy = 0, lock = 1 }
