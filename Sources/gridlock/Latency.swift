@@ -12,9 +12,13 @@ let latencyCommand = Command(
         and prints one JSON object per "stroke vblank latency" line, which gridlockd logs
         at debug priority after each stroke on a display with a vblank clock: how many input
         frames were shown at vblank +1, +2, +3 or later (see docs/performance.md for the
-        definition), and the render, copy and flip-wait times of its frames. The object's
-        keys are the line's, with '-' and '+' spelled '_' and '_plus_', and on_time, the
-        fraction shown at vblank +1 of all input frames (unmeasured ones included).
+        definition), the render, copy and flip-wait times of its frames, the age of what
+        each flip showed at scan-out (age_p50_us, age_p99_us: the vblank less the newest
+        input drawn) and the missed deadlines (input read before the latch point yet shown
+        a vblank late). The object's keys are the line's, with '-' and '+' spelled '_' and
+        '_plus_', plus on_time, the fraction shown at vblank +1 of all input frames
+        (unmeasured ones included), and missed_deadline_rate, the missed deadlines over the
+        input frames read before the latch point.
         Exits 1 if no such line was found.
         """
 ) { arguments in
@@ -36,6 +40,8 @@ let latencyCommand = Command(
         let value = Dictionary(figures.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
         let all = (value["inputs"] ?? 0) + (value["unmeasured"] ?? 0)
         fields.append(("on_time", .double(all == 0 ? 0 : Double(value["vblank+1"] ?? 0) / Double(all), decimals: 4)))
+        let inTime = (value["inputs"] ?? 0) - (value["read-after-latch"] ?? 0)
+        fields.append(("missed_deadline_rate", .double(inTime <= 0 ? 0 : Double(value["missed-deadline"] ?? 0) / Double(inTime), decimals: 4)))
         printEscaped(JSONValue.object(fields))
     }
     return found > 0 ? 0 : 1

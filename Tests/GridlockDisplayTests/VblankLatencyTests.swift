@@ -38,6 +38,37 @@ struct VblankLatencyTests {
         #expect(report?.shown == [2, 0, 0, 0])
     }
 
+    @Test("a flip's age is its vblank less the newest input drawn in it; the stroke's p50 and p99 come from those ages")
+    func agesAtScanOut() {
+        var meter = VblankLatency()
+        // Vblanks every period from 1000 ms; inputs 3 ms, then 5 ms, then 9 ms before them.
+        var vblank = 1000.0
+        for (i, before) in [3.0, 5.0, 9.0, 3.0].enumerated() {
+            meter.presented(answering: [Self.ms(vblank - before - 4), Self.ms(vblank - before)], render: .milliseconds(1),
+                            now: Self.ms(vblank - before + 0.5), queued: Self.ms(vblank - before + 0.6))
+            _ = meter.flipCompleted(sequence: UInt32(60 + i), vblank: Self.ms(vblank), period: Self.period)
+            vblank += 16.666667
+        }
+        let report = meter.endStroke()
+        #expect(report?.age.count == 4, "one age per flip, from its newest input")
+        #expect(report?.age.percentile(50) == .microseconds(3100))
+        #expect(report?.age.percentile(99) == .microseconds(9100))
+        #expect(report?.logLine.hasSuffix("missed-deadline=0 age-p50-us=3100 age-p99-us=9100") == true)
+    }
+
+    @Test("an input read before the latch point but shown a vblank late is a missed deadline; one read after it is not")
+    func missedDeadlines() {
+        var meter = VblankLatency()
+        // Latch margin 2 ms before the vblank at 1016.67: 1010 is in time, 1015.5 after the latch.
+        meter.presented(answering: [Self.ms(1010), Self.ms(1015.5)], render: .milliseconds(1), now: Self.ms(1015.8), queued: Self.ms(1015.9))
+        // Both reach the screen only at the vblank after (1033.33): the first one missed its deadline.
+        _ = meter.flipCompleted(sequence: 62, vblank: Self.ms(1033.333333), period: Self.period, latchMargin: .milliseconds(2))
+        let report = meter.endStroke()
+        #expect(report?.readAfterLatch == 1)
+        #expect(report?.missedDeadline == 1)
+        #expect(report?.missedDeadlineRate == 1.0)
+    }
+
     @Test("frames presented while a flip is pending go out with the next flip and are counted from their own input")
     func coalescedFramesWaitForTheNextFlip() {
         var meter = VblankLatency()
@@ -91,7 +122,7 @@ struct VblankLatencyTests {
         #expect(figures?.first?.key == "inputs")
         #expect(figures?.first?.value == 120)
         #expect(figures?.first { $0.key == "vblank+2" }?.value == 2)
-        #expect(figures?.count == 16)
+        #expect(figures?.count == 19)
         #expect(VblankStrokeReport.figures(inLogLine: "stroke input-to-frame latency: worst 3 us") == nil)
     }
 }

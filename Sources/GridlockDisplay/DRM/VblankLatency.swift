@@ -90,6 +90,7 @@ public struct VblankLatency: Sendable {
     public mutating func flipCompleted(sequence: UInt32, vblank: Instant, period: Duration, latchMargin: Duration = .zero) -> VblankStrokeReport? {
         let p = max(period.nanoseconds, 1)
         stroke.periodNanoseconds = p
+        var newest: Int64?
         while count > 0, pending[head].queued != 0 {
             let entry = pending[head]
             head = (head + 1) % Self.capacity
@@ -102,14 +103,21 @@ public struct VblankLatency: Sendable {
             }
             let n = Int((elapsed + p - 1) / p)
             stroke.count(vblanksAfter: n)
+            newest = max(newest ?? entry.input, entry.input)
             // Time left from the input to the first vblank after it: (elapsed - 1) mod P + 1.
-            if (elapsed - 1) % p + 1 <= latchMargin.nanoseconds { stroke.readAfterLatch += 1 }
+            if (elapsed - 1) % p + 1 <= latchMargin.nanoseconds {
+                stroke.readAfterLatch += 1
+            } else if n > 1 {
+                stroke.missedDeadline += 1  // read in time for the next vblank, shown at a later one
+            }
             history[historyNext] = Record(
                 input: Instant(nanoseconds: entry.input), sequence: sequence, vblank: vblank, vblanksAfter: n,
                 presented: Instant(nanoseconds: entry.presented), queued: Instant(nanoseconds: entry.queued))
             historyNext = (historyNext + 1) % Self.historyCapacity
             historyCount = min(historyCount + 1, Self.historyCapacity)
         }
+        // What this flip put on the glass is as old as the newest input drawn in it.
+        if let newest { stroke.age.add(.nanoseconds(vblank.nanoseconds - newest)) }
         return finishIfDone()
     }
 
@@ -183,8 +191,20 @@ public struct VblankStrokeReport: Hashable, Sendable {
     public var lateFlips = 0
     /// Input frames read within the latch margin before the next vblank: too late for +1 by design.
     public var readAfterLatch = 0
+    /// Input frames read before the latch point that still reached the screen a vblank (or
+    /// more) later than the next one: the scheduler's misses.
+    public var missedDeadline = 0
+    /// Per flip during the stroke, the age of what it showed: its vblank's time less the
+    /// kernel time of the newest input frame drawn in it.
+    public var age = AgeHistogram()
 
     public var inputs: Int { shown.reduce(0, +) }
+
+    /// missedDeadline over the input frames read before the latch point (0 when none were).
+    public var missedDeadlineRate: Double {
+        let inTime = inputs - readAfterLatch
+        return inTime > 0 ? Double(missedDeadline) / Double(inTime) : 0
+    }
 
     mutating func count(vblanksAfter n: Int) {
         shown[min(n, 4) - 1] += 1
@@ -195,7 +215,8 @@ public struct VblankStrokeReport: Hashable, Sendable {
         return "stroke vblank latency: inputs=\(inputs) vblank+1=\(shown[0]) vblank+2=\(shown[1]) vblank+3=\(shown[2]) "
             + "vblank+4-or-later=\(shown[3]) unmeasured=\(unmeasured) frames=\(frames) waited-for-flip=\(waitedForFlip) "
             + "period-us=\(periodNanoseconds / 1000) render-mean-us=\(us(render.mean)) render-max-us=\(us(render.max)) "
-            + "copy-mean-us=\(us(copy.mean)) copy-max-us=\(us(copy.max)) flip-wait-max-us=\(us(flipWait)) late-flips=\(lateFlips) read-after-latch=\(readAfterLatch)"
+            + "copy-mean-us=\(us(copy.mean)) copy-max-us=\(us(copy.max)) flip-wait-max-us=\(us(flipWait)) late-flips=\(lateFlips) read-after-latch=\(readAfterLatch) "
+            + "missed-deadline=\(missedDeadline) age-p50-us=\(us(age.percentile(50))) age-p99-us=\(us(age.percentile(99)))"
     }
 
     /// The prefix of `logLine`, by which a log line is recognised.
@@ -212,5 +233,35 @@ public struct VblankStrokeReport: Hashable, Sendable {
             figures.append((String(parts[0]), value))
         }
         return figures.isEmpty ? nil : figures
+    }
+}
+
+/// A stroke's frame ages in bins of 100 µs from 0 to 100 ms (older ones in the last bin),
+/// so that its percentiles cost fixed storage, made once per stroke, nothing per frame.
+public struct AgeHistogram: Hashable, Sendable {
+    static let binNanoseconds: Int64 = 100_000
+    static let binCount = 1000
+    private var bins = [Int](repeating: 0, count: AgeHistogram.binCount)
+    public private(set) var count = 0
+
+    public init() {}
+
+    mutating func add(_ age: Duration) {
+        let bin = Int(min(max(age.nanoseconds, 0) / Self.binNanoseconds, Int64(Self.binCount - 1)))
+        bins[bin] += 1
+        count += 1
+    }
+
+    /// The upper edge of the bin holding the `percent`th percentile (nearest rank), so the
+    /// figure is never below the true one by more than the 100 µs bin; zero with no samples.
+    public func percentile(_ percent: Int) -> Duration {
+        guard count > 0 else { return .zero }
+        let rank = max(1, (count * percent + 99) / 100)
+        var seen = 0
+        for (index, n) in bins.enumerated() {
+            seen += n
+            if seen >= rank { return .nanoseconds(Int64(index + 1) * Self.binNanoseconds) }
+        }
+        return .nanoseconds(Int64(Self.binCount) * Self.binNanoseconds)
     }
 }
