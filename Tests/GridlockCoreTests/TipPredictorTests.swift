@@ -119,6 +119,36 @@ import Testing
         #expect(predictor.tip(at: last.time, now: last.time) == nil)
     }
 
+    @Test("a slow finger's predicted tip wobbles within a tenth of the samples' own wobble; unfiltered it would by half as much again")
+    func slowNoisyDragDoesNotJitter() {
+        // 100 px/s with a sample every 10 ms, each off by up to 1.5 px (a fixed sequence).
+        var seed: UInt64 = 1
+        func noise() -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(seed >> 11) / Double(1 << 53) * 3 - 1.5
+        }
+        let samples = (0..<100).map { k in
+            (point: Point(x: 200 + Double(k) + noise(), y: 240 + noise()), time: Instant.milliseconds(Int64(10 * k)))
+        }
+        var unfiltered = Self.tuning
+        (unfiltered.minCutoff, unfiltered.beta, unfiltered.positionCutoff) = (1e6, 0, 1e6)
+        func wobble(_ tuning: TipPredictor.Tuning?) -> Double {
+            // The spread of the drawn tip about the finger's noise-free line, its mean lag
+            // taken out: what the eye sees shake.
+            let frames = Self.model.frames(of: samples, predictor: tuning).filter(\.moving)
+            let offsets = frames.map { frame in
+                Point(x: frame.drawn.x - (200 + Double(frame.vblank.nanoseconds) / 1e7), y: frame.drawn.y - 240)
+            }
+            let mean = Point(x: offsets.map(\.x).reduce(0, +) / Double(offsets.count), y: offsets.map(\.y).reduce(0, +) / Double(offsets.count))
+            let squares = offsets.map { ($0.x - mean.x) * ($0.x - mean.x) + ($0.y - mean.y) * ($0.y - mean.y) }
+            return (squares.reduce(0, +) / Double(squares.count)).squareRoot()
+        }
+        let (off, on, raw) = (wobble(nil), wobble(Self.tuning), wobble(unfiltered))
+        print("slow noisy drag: tip wobble \(off) px at the samples, \(on) px predicted, \(raw) px predicted unfiltered")
+        #expect(on <= off * 1.1)
+        #expect(raw > off * 1.5)
+    }
+
     /// How far `point` is from the polyline through `corners`.
     static func distance(from point: Point, toPath corners: [Point]) -> Double {
         zip(corners, corners.dropFirst()).map { a, b in

@@ -47,7 +47,7 @@ import Testing
 
     static func figures(_ name: String, _ lags: (off: [Double], on: [Double])) -> (off: Double, on: Double) {
         let (off, on) = (TipLagModel.quantile(0.5, of: lags.off), TipLagModel.quantile(0.5, of: lags.on))
-        print("\(name): \(lags.off.count) moving frames; lag p50 \(px(off)) -> \(px(on)) px, p99 \(px(TipLagModel.quantile(0.99, of: lags.off))) -> \(px(TipLagModel.quantile(0.99, of: lags.on))) px")
+        print("\(name): \(lags.off.count) moving frames; lag p50 \(px(off)) -> \(px(on)) px, p99 \(px(TipLagModel.quantile(0.99, of: lags.off))) -> \(px(TipLagModel.quantile(0.99, of: lags.on))) px; median ratio \(Double(Int((on / off * 1000).rounded())) / 1000)")
         return (off, on)
     }
 

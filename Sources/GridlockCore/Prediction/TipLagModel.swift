@@ -8,13 +8,16 @@ public struct TipLagModel: Sendable {
         public var vblank: Instant
         public var drawn: Point
         public var finger: Point
-        /// Whether the finger moves at the vblank (between two samples that differ).
+        /// Whether the finger moves at the vblank: it travels at least `movingSpeed` on
+        /// average over the 20 ms either side (a finger resting on a jittery panel does not).
         public var moving: Bool
         public var lag: Double { drawn.distance(to: finger) }
     }
 
     public var period: Duration
     public var inputDelay: Duration
+    /// Slower than this (pixels per second) over 40 ms, the finger rests.
+    public var movingSpeed = 100.0
 
     public init(period: Duration = .nanoseconds(16_666_667), inputDelay: Duration = .milliseconds(4)) {
         self.period = period
@@ -42,21 +45,23 @@ public struct TipLagModel: Sendable {
             }
             let sample = samples[fed - 1].point
             let drawn = predictor.map { $0.tip(at: vblank, now: drawnAt) ?? sample } ?? sample
-            let (finger, moving) = Self.finger(at: vblank, samples)
+            let finger = Self.finger(at: vblank, samples)
+            let window = Duration.milliseconds(20)
+            let travel = Self.finger(at: vblank + window, samples).distance(to: Self.finger(at: vblank + (.zero - window), samples))
+            let moving = travel >= movingSpeed * 0.040
             frames.append(Frame(vblank: vblank, drawn: drawn, finger: finger, moving: moving))
             vblank = vblank + period
         }
         return frames
     }
 
-    /// The finger at `time`: between the two samples around it, or at the last one.
-    static func finger(at time: Instant, _ samples: [(point: Point, time: Instant)]) -> (Point, Bool) {
-        guard let after = samples.firstIndex(where: { $0.time > time }) else { return (samples[samples.count - 1].point, false) }
-        guard after > 0 else { return (samples[0].point, false) }
+    /// The finger at `time`: between the two samples around it, or at the first or last one.
+    static func finger(at time: Instant, _ samples: [(point: Point, time: Instant)]) -> Point {
+        guard let after = samples.firstIndex(where: { $0.time > time }) else { return samples[samples.count - 1].point }
+        guard after > 0 else { return samples[0].point }
         let a = samples[after - 1], b = samples[after]
         let f = Double(time.duration(since: a.time).nanoseconds) / Double(b.time.duration(since: a.time).nanoseconds)
-        let point = Point(x: a.point.x + f * (b.point.x - a.point.x), y: a.point.y + f * (b.point.y - a.point.y))
-        return (point, a.point != b.point)
+        return Point(x: a.point.x + f * (b.point.x - a.point.x), y: a.point.y + f * (b.point.y - a.point.y))
     }
 
     /// The value at quantile `q` (0...1) of `values`, by the nearest rank; 0 for none.

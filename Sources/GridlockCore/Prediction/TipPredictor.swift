@@ -37,6 +37,8 @@ public struct TipPredictor: Sendable {
         /// Two steps further off the smoothed direction than the angle of this cosine (30°)
         /// are a turn.
         public var turnLimitCosine = 0.866
+        /// Where the lead reaches less far than this (pixels), turns are not looked for.
+        public var turnCheckedFrom = 2.0
         /// Two steps slower than this fraction of the smoothed speed are a finger slowing down.
         public var slowRatio = 0.3
         /// Slower than this (pixels per second), the finger is taken to be at rest.
@@ -143,6 +145,7 @@ public struct TipPredictor: Sendable {
         } else {
             level = point
         }
+        (velocity.minCutoff, velocity.beta) = (tuning.minCutoff, tuning.beta)
         let smoothed = velocity.filter(step, interval: dt, speed: speed)
         var course = step, courseSpeed = speed
         if let previous, case let span = Double(time.duration(since: previous.time).nanoseconds) / 1e9, span > dt {
@@ -160,6 +163,10 @@ public struct TipPredictor: Sendable {
         guard speed >= tuning.minSpeed else { return false }
         let smoothedSpeed = (smoothed.x * smoothed.x + smoothed.y * smoothed.y).squareRoot()
         guard smoothedSpeed > 0, speed >= tuning.slowRatio * smoothedSpeed else { return false }
+        // Too slow for a turn to throw the tip visibly off: judging the direction of steps
+        // this short, mostly sample noise, would only make the tip flicker on and off.
+        let reach = smoothedSpeed * Double(tuning.maxLead.nanoseconds) / 1e9
+        guard reach >= tuning.turnCheckedFrom else { return true }
         let cosine = (step.x * smoothed.x + step.y * smoothed.y) / (speed * smoothedSpeed)
         return cosine >= tuning.turnLimitCosine
     }
