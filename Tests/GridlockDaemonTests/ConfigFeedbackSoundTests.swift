@@ -21,6 +21,14 @@ struct ConfigFeedbackSoundTests {
         #expect(feedback.sounds.wrong == FeedbackSounds.standard.wrong)
     }
 
+    @Test("predict= is read as on or off, and is on when absent") func predictIsReadAsOnOrOff() throws {
+        let folder = try ConfigFixtures.scratch(["off.conf": "[feedback]\npredict=off\n", "on.conf": "[feedback]\npredict=on\n", "none.conf": ""])
+        defer { ConfigFixtures.remove(folder) }
+        #expect(try ConfigLoader.load(path: folder + "/off.conf").config.feedback.predictsTip == false)
+        #expect(try ConfigLoader.load(path: folder + "/on.conf").config.feedback.predictsTip == true)
+        #expect(try ConfigLoader.load(path: folder + "/none.conf").config.feedback.predictsTip == true)
+    }
+
     @Test("off and auto are words") func offAndAutoAreWords() throws {
         let folder = try ConfigFixtures.scratch(["g.conf": "[feedback]\nbeeper=off\n"])
         defer { ConfigFixtures.remove(folder) }

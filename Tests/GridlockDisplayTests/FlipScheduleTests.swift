@@ -36,6 +36,17 @@ struct FlipScheduleTests {
         #expect(schedule.deadline(now: Self.ms(1014.5)) == nil)  // inside the 2.5 ms margin: at once
     }
 
+    @Test("a frame is shown at the vblank its flip is latched for: the next one outside the margin, the one after inside it")
+    func displayTimeIsTheLatchedVblank() {
+        var schedule = Self.learnt()
+        #expect(schedule.displayTime(ofFramePresentedAt: Self.ms(5)) == nil)
+        _ = schedule.flipLanded(at: Self.ms(1000), period: Self.period)
+        let next = Instant(nanoseconds: 1_000_000_000 + 16_666_667)
+        #expect(schedule.displayTime(ofFramePresentedAt: Self.ms(1001)) == next)
+        #expect(schedule.displayTime(ofFramePresentedAt: Self.ms(1014.5)) == next + Self.period)
+        #expect(schedule.displayTime(ofFramePresentedAt: Self.ms(1000) + FlipSchedule.staleAfter) == nil)
+    }
+
     @Test("before enough render and flip times are measured the margin is 7/8 of a frame")
     func conservativeStart() {
         var schedule = FlipSchedule()

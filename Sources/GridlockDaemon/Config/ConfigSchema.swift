@@ -164,6 +164,8 @@ enum ConfigSchema {
                   "How long a wrong pattern stays red."),
         ConfigKey("success-ms", .milliseconds(0...60_000), \.config.feedback.successDuration, default: .value("1500"),
                   "How long the success look stays."),
+        ConfigKey("predict", .boolean, \.config.feedback.predictsTip, default: .value("on"),
+                  "Draws the line's tip where the finger will be when the frame is shown."),
     ] + beeperKeys)
 
     /// The buzzer and its sounds (`[feedback]` too: what the lock says, in sound rather than colour).

@@ -154,6 +154,9 @@ public struct FeedbackConfig: Hashable, Sendable {
     public var beeper: BeeperChoice = .auto
     /// What each cue plays (`tick=`, `wrong=`, `success=`, `lockout=`).
     public var sounds: FeedbackSounds = .standard
+    /// Whether the tip of the line being drawn is predicted to the display time (`predict=`):
+    /// only the drawn tip; node hits and the pattern come from the real samples.
+    public var predictsTip = true
 
     public init() {}
 }

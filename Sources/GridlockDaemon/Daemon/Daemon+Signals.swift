@@ -65,6 +65,7 @@ extension Daemon {
         if options.role.guardsADoor { alarms.hooks.update(new.hooks) }
         supervisor.mode = new.action.mode
         feedback.setSounds(new.feedback.sounds)
+        service.predictsTip = options.role.predictsTip(new)
         Journal.log(.notice, "configuration reloaded from \(loaded.files.joined(separator: ", "))")
     }
 

@@ -107,6 +107,8 @@ public final class Daemon {
             attempts: parts.state.saved.attempts)
         service = LockService(machine: machine, renderer: renderer, output: output, stateFile: parts.state)
         service.coalescesFrames = true
+        service.clock = parts.clock
+        service.predictsTip = options.role.predictsTip(config)
         timers = DaemonTimers(loop: loop, watchdogInterval: parts.watchdogInterval)
         feedback = FeedbackPlayer(loop: loop, beeper: parts.beeper, sounds: config.feedback.sounds)
         let verifier = parts.verifier ?? BackgroundVerifier(loop: parts.loop)
@@ -132,6 +134,7 @@ public final class Daemon {
             handleOutputEvent($0)
         }
         timers.lock.onFire { [unowned self] _ in pending.append((.timerFired, nil)) }
+        timers.tip.onFire { [unowned self] _ in service.settleTip() }
         timers.blank.onFire { [unowned self] now in blankIfIdle(now: now) }
         timers.watchdog.onFire { [unowned self] _ in pingWatchdog() }
         timers.giveUp.onFire { [unowned self] _ in
@@ -349,6 +352,8 @@ extension Daemon: LockShell {
     }
 
     public func setDeadline(_ deadline: Instant?) { timers.lock.due = deadline }
+
+    public func setTipDeadline(_ deadline: Instant?) { timers.tip.due = deadline }
 
     public func report(_ report: LockReport, at time: Instant) {
         blanker.noteActivity(at: time)

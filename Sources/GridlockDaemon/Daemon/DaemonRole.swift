@@ -54,6 +54,13 @@ extension Daemon {
         /// Benchmarks measure the drawing, not the panel: no display, no beeper.
         var isBenchmark: Bool { self == .benchStartup || self == .benchStroke }
 
+        /// Whether the tip of the line is predicted (`[feedback] predict=`): on the panel a
+        /// person draws on, not in a replay's frames nor a benchmark's, which stay those of
+        /// the recording alone.
+        func predictsTip(_ config: GridlockConfig) -> Bool {
+            config.feedback.predictsTip && (self == .lock || machineMode == .enroll)
+        }
+
         var giveUpAfter: Duration? {
             if case .enroll(let after) = self { after } else { nil }
         }

@@ -6,6 +6,8 @@ import LinuxSys
 final class DaemonTimers {
     /// The lock machine's one timer (feedback shown, lockout countdown).
     let lock: EventLoop.Deadline
+    /// A tip drawn ahead of the finger goes back on it (no touch sample came: it rests).
+    let tip: EventLoop.Deadline
     let blank: EventLoop.Deadline
     let watchdog: EventLoop.Deadline
     /// Enrollment gives up when nothing was enrolled in time.
@@ -14,6 +16,7 @@ final class DaemonTimers {
 
     init(loop: EventLoop, watchdogInterval: Duration?) {
         lock = loop.deadline("lock screen")
+        tip = loop.deadline("tip")
         blank = loop.deadline("blank")
         watchdog = loop.deadline("watchdog")
         giveUp = loop.deadline("give up")

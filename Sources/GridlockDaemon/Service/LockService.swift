@@ -23,6 +23,22 @@ public final class LockService {
     /// finger is now (a slow output never falls further behind). A replay draws each.
     public var coalescesFrames = false
     private var pendingScene: Scene?
+    /// `[feedback] predict=`: the tip of the line being drawn goes where the finger will be
+    /// when the frame reaches the glass (`TipPredictor`). Only the drawn tip: the machine,
+    /// its nodes and its pattern see the real samples.
+    public var predictsTip = false {
+        didSet { if predictsTip != oldValue { predictor = predictsTip ? TipPredictor(tuning: Self.tipTuning) : nil } }
+    }
+    private var predictor: TipPredictor?
+    /// The machine's scene last drawn, before its tip was predicted: drawn again when the tip settles.
+    private var machineScene: Scene?
+    /// Read when a frame is drawn, to predict the tip to its display time.
+    public var clock: () -> Instant = { MonotonicClock.now() }
+    /// How far ahead the tip is predicted on an output without a vblank clock: the
+    /// predictor's own bound, since when the frame shows is not known.
+    static let leadWithoutVblankClock = Duration.milliseconds(8)
+    /// The bound in pixels is a node's drawn radius, set for each frame.
+    private static let tipTuning = TipPredictor.Tuning(maxDistance: 0)
 
     /// `stateFile` nil keeps the count in memory only (previews, benchmarks).
     public init(
@@ -39,7 +55,14 @@ public final class LockService {
     }
 
     public func handle(_ event: LockEvent, at now: Instant) {
+        if case .touch(let touch) = event { predictor?.feed(touch, at: now) }
         perform(machine.handle(event, at: now), at: now)
+    }
+
+    /// The predicted tip's time is up (`LockShell.setTipDeadline`): the last scene is drawn
+    /// again, its tip back on the finger, when the round's frame is drawn.
+    public func settleTip() {
+        if pendingScene == nil { pendingScene = machineScene }
     }
 
     /// The failure count was reset by an administrator.
@@ -98,7 +121,9 @@ public final class LockService {
         draw(scene)
     }
 
-    private func draw(_ scene: Scene) {
+    private func draw(_ machineScene: Scene) {
+        self.machineScene = machineScene
+        let scene = predictingTip(of: machineScene)
         let damage = Damage.between(drawnScene, scene, geometry: renderer.theme.geometry)
         drawnScene = scene
         guard !damage.isEmpty else { return }
@@ -110,6 +135,23 @@ public final class LockService {
         } catch {
             Journal.log(.error, "display: \(error)")
         }
+    }
+
+    /// The scene with its tip where the finger will be when the frame is shown, and the
+    /// shell told when to draw it again on the finger should no sample come before.
+    private func predictingTip(of machineScene: Scene) -> Scene {
+        guard var predictor, machineScene.finger != nil else {
+            shell?.setTipDeadline(nil)
+            return machineScene
+        }
+        let now = clock()
+        predictor.tuning.maxDistance = machineScene.metrics(renderer.theme.geometry).ringRadius
+        self.predictor = predictor
+        let display = output.displayTime(ofFramePresentedAt: now) ?? now + Self.leadWithoutVblankClock
+        var scene = machineScene
+        scene.finger = predictor.tip(at: display, now: now) ?? machineScene.finger
+        shell?.setTipDeadline(scene.finger == machineScene.finger ? nil : predictor.settlesAt)
+        return scene
     }
 
     /// Fail closed: a write that fails is logged loudly, the count is kept in memory, and

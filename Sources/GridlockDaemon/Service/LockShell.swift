@@ -11,4 +11,11 @@ public protocol LockShell: AnyObject {
     func setDeadline(_ deadline: Instant?)
     /// Something happened that is worth a log line (and, in a replay, a JSON line).
     func report(_ report: LockReport, at time: Instant)
+    /// Replaces the deadline (nil: none) at which the loop calls `LockService.settleTip()`:
+    /// a tip drawn ahead of the finger goes back on it when no sample came by then.
+    func setTipDeadline(_ deadline: Instant?)
+}
+
+extension LockShell {
+    public func setTipDeadline(_ deadline: Instant?) {}
 }

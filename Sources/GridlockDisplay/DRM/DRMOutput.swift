@@ -97,6 +97,10 @@ public final class DRMOutput: DisplayOutput {
 
     public func endStroke() { presenter.endStroke() }
 
+    public func displayTime(ofFramePresentedAt now: Instant) -> Instant? {
+        presenter.timing.schedule.displayTime(ofFramePresentedAt: now)
+    }
+
     /// What woke the loop for this output; `buffer` holds the newest frame, `now` is the
     /// loop's time (a test's, when it fires a deadline by hand).
     func handle(_ wake: Wake, buffer: ShadowBuffer, now: Instant = MonotonicClock.now()) -> OutputEvent {

@@ -38,6 +38,12 @@ struct FlipSchedule: Hashable, Sendable {
         return Instant(nanoseconds: lastVblank.nanoseconds + (elapsed / p + 1) * p)
     }
 
+    /// When a frame presented at `now` reaches the glass: the vblank its flip is requested
+    /// for (the latch is `margin` before it), if the clock is known and fresh.
+    func displayTime(ofFramePresentedAt now: Instant) -> Instant? {
+        nextVblank(after: now + margin)
+    }
+
     /// When to request the flip for what is presented at `now`: nil means at once (no
     /// fresh vblank clock, or already inside the margin of the coming vblank).
     func deadline(now: Instant) -> Instant? {

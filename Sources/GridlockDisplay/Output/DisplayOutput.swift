@@ -39,6 +39,10 @@ public protocol DisplayOutput: AnyObject {
     /// The finger lifted: an output that records latency reports the stroke once its last
     /// frame is on screen.
     func endStroke()
+    /// When a frame presented at `now` (CLOCK_MONOTONIC) is expected on the glass: the
+    /// vblank its flip aims at. Nil without a vblank clock (no flips yet, a driver without
+    /// vblank events, files).
+    func displayTime(ofFramePresentedAt now: Instant) -> Instant?
 }
 
 /// What the loop must do after an output handled an event.
@@ -60,6 +64,7 @@ extension DisplayOutput {
     public var isShowingFrames: Bool { true }
     public func noteFrame(answering inputs: [Instant], drawing: Duration) {}
     public func endStroke() {}
+    public func displayTime(ofFramePresentedAt now: Instant) -> Instant? { nil }
 }
 
 public enum DisplayError: Error, CustomStringConvertible {
