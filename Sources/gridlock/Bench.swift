@@ -9,7 +9,7 @@ let benchCommand = Command(
     usage: """
         Usage: gridlock bench [--json] [--startup-runs N] [--peer PROGRAM]
                gridlock bench --damage-frames N
-               gridlock bench --stroke-under COMMAND
+               gridlock bench --stroke-under COMMAND [--stroke-frames N]
 
         Renders the benchmark scene ("pattern-lock frame": a finger dragged through nodes
         1-2-3-6-9 of a 3x3 grid in 240 moves, one frame each; docs/performance.md describes
@@ -40,8 +40,12 @@ let benchCommand = Command(
 
         --stroke-under COMMAND does nothing else: one gridlockd --bench-stroke, started
         under COMMAND (split at spaces, e.g. "valgrind --tool=callgrind"), fed the drag as
-        above; prints what it printed. Since a frame is only written after the previous one
-        was read, a slowed-down daemon still draws one frame per move.
+        above but 50 ms apart (valgrind slows the daemon down 50 times or more); prints what
+        it printed. Since a frame is only written after the previous one was read, the
+        daemon draws one frame per move, and instruction counts repeat. --stroke-frames N
+        (0 to 241) feeds only the drag's first N input frames (the touch-down, then the
+        moves): what the stroke costs is the difference between a run with 241 and one
+        with 0, which starts, draws its first frame and stops the same.
 
         Build in release mode first (make release); debug builds are many times slower.
         """
@@ -51,6 +55,7 @@ let benchCommand = Command(
     let peer = try arguments.option("--peer")
     let damageFrames = try arguments.integer("--damage-frames", in: 0...BenchScene.moves)
     let strokeUnder = try arguments.option("--stroke-under")
+    let strokeFrames = try arguments.integer("--stroke-frames", in: 0...(BenchScene.moves + 1))
     try arguments.finish()
 
     if let strokeUnder {
@@ -60,9 +65,11 @@ let benchCommand = Command(
         let size = BenchScene.sizes[2]
         try writeDaemonConfigs(into: directory, size: size)
         let wrapper = strokeUnder.split(separator: " ").map(String.init)
+        var feed = BenchStrokeFeed(events: BenchRecording.drag(size: size).events)
+        if let strokeFrames { feed.keepFirst(strokeFrames) }
         let stroke = try runStroke(
             wrapper + [daemonExecutable(), "--config", "\(directory)/daemon.conf", "--bench-stroke"],
-            feed: BenchStrokeFeed(events: BenchRecording.drag(size: size).events))
+            feed: feed, interval: .milliseconds(50))
         printEscaped(stroke.text)
         return 0
     }
@@ -219,7 +226,9 @@ func measureDaemon(runs: Int, size: Size, peer: String?) throws -> DaemonFigures
 
 /// One `--bench-stroke` run of `argv` (gridlockd, or gridlockd under another program such
 /// as valgrind), fed the drag through its standard input.
-func runStroke(_ argv: [String], feed: BenchStrokeFeed) throws -> (cpuMilliseconds: Double, frames: Int, text: String) {
+func runStroke(
+    _ argv: [String], feed: BenchStrokeFeed, interval: Duration = .nanoseconds(BenchRecording.moveInterval)
+) throws -> (cpuMilliseconds: Double, frames: Int, text: String) {
     let pipe = try FileDescriptor.pipe()
     let process: SpawnedProcess
     do {
@@ -234,7 +243,7 @@ func runStroke(_ argv: [String], feed: BenchStrokeFeed) throws -> (cpuMillisecon
     let fed: Result<Void, SystemCallError>
     do {
         defer { pipe.write.close() }
-        fed = Result { () throws(SystemCallError) in try feed.write(into: pipe.write) }
+        fed = Result { () throws(SystemCallError) in try feed.write(into: pipe.write, interval: interval) }
     }
     let stroke = try finish(process, argv)
     try fed.get()

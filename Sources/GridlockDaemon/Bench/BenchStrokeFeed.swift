@@ -28,6 +28,11 @@ public struct BenchStrokeFeed {
         if !frame.isEmpty { frames.append(frame) }
     }
 
+    /// Only the first `count` frames (instruction counts of part of the stroke).
+    public mutating func keepFirst(_ count: Int) {
+        frames = Array(frames.prefix(count))
+    }
+
     /// Writes every frame into `pipe` (its write end, blocking) and returns when the last
     /// one is written; the caller closes the pipe, which ends the stroke.
     ///
