@@ -9,7 +9,7 @@ let benchCommand = Command(
     usage: """
         Usage: gridlock bench [--json] [--startup-runs N] [--peer PROGRAM]
                gridlock bench --damage-frames N
-               gridlock bench --stroke-under COMMAND [--stroke-frames N]
+               gridlock bench --stroke-under COMMAND [--stroke-frames N] [--stroke-interval MS]
 
         Renders the benchmark scene ("pattern-lock frame": a finger dragged through nodes
         1-2-3-6-9 of a 3x3 grid in 240 moves, one frame each; docs/performance.md describes
@@ -46,6 +46,9 @@ let benchCommand = Command(
         (0 to 241) feeds only the drag's first N input frames (the touch-down, then the
         moves): what the stroke costs is the difference between a run with 241 and one
         with 0, which starts, draws its first frame and stops the same.
+        --stroke-interval MS (0 to 1000) sets the time between a frame read and the next
+        one written, for the rounds above (default 4) and for --stroke-under (default 50);
+        0 writes each frame as soon as the previous one is read.
 
         Build in release mode first (make release); debug builds are many times slower.
         """
@@ -56,6 +59,7 @@ let benchCommand = Command(
     let damageFrames = try arguments.integer("--damage-frames", in: 0...BenchScene.moves)
     let strokeUnder = try arguments.option("--stroke-under")
     let strokeFrames = try arguments.integer("--stroke-frames", in: 0...(BenchScene.moves + 1))
+    let strokeInterval = try arguments.integer("--stroke-interval", in: 0...1000).map { Duration.milliseconds($0) }
     try arguments.finish()
 
     if let strokeUnder {
@@ -69,7 +73,7 @@ let benchCommand = Command(
         if let strokeFrames { feed.keepFirst(strokeFrames) }
         let stroke = try runStroke(
             wrapper + [daemonExecutable(), "--config", "\(directory)/daemon.conf", "--bench-stroke"],
-            feed: feed, interval: .milliseconds(50))
+            feed: feed, interval: strokeInterval ?? .milliseconds(50))
         printEscaped(stroke.text)
         return 0
     }
@@ -84,7 +88,8 @@ let benchCommand = Command(
     // First, while this process is small: a spawned child's peak RSS as wait4 reports it
     // starts at the spawning process's own peak (the child runs in our memory until its
     // exec), so rendering the canvases here first would inflate the figures.
-    let daemon = try measureDaemon(runs: runs, size: BenchScene.sizes[2], peer: peer)
+    let daemon = try measureDaemon(
+        runs: runs, size: BenchScene.sizes[2], peer: peer, strokeInterval: strokeInterval ?? .nanoseconds(BenchRecording.moveInterval))
     var results: [(look: String, result: BenchRunner.SizeResult)] = []
     for size in BenchScene.sizes {
         results.append(("plain", try BenchRunner.measure(size: size)))
@@ -175,7 +180,7 @@ struct PeerFigures {
 
 /// Spawns gridlockd --bench-startup and --bench-stroke (and `peer`, if given) `runs`
 /// times each, interleaved, with a headless config, and reads what they print.
-func measureDaemon(runs: Int, size: Size, peer: String?) throws -> DaemonFigures {
+func measureDaemon(runs: Int, size: Size, peer: String?, strokeInterval: Duration) throws -> DaemonFigures {
     let directory = "/tmp/gridlock-bench-\(ProcessIdentity.processID)"
     try Directory.create(directory)
     defer { Directory.removeTree(directory) }
@@ -211,7 +216,7 @@ func measureDaemon(runs: Int, size: Size, peer: String?) throws -> DaemonFigures
             peerCPU.append(cpu)
         }
 
-        let stroke = try runStroke([daemon, "--config", "\(directory)/daemon.conf", "--bench-stroke"], feed: feed)
+        let stroke = try runStroke([daemon, "--config", "\(directory)/daemon.conf", "--bench-stroke"], feed: feed, interval: strokeInterval)
         strokeCPU.append(stroke.cpuMilliseconds)
         strokeFrames.append(stroke.frames)
     }
