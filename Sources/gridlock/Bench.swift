@@ -245,13 +245,15 @@ func runStroke(
     }
     // A daemon that failed closes the pipe: its exit status, below, says why, not SIGPIPE.
     Signal.pipe.ignore()
-    let fed: Result<Void, SystemCallError>
+    var feedFailure: SystemCallError?
     do {
-        defer { pipe.write.close() }
-        fed = Result { () throws(SystemCallError) in try feed.write(into: pipe.write, interval: interval) }
+        try feed.write(into: pipe.write, interval: interval)
+    } catch {
+        feedFailure = error
     }
+    pipe.write.close()
     let stroke = try finish(process, argv)
-    try fed.get()
+    if let feedFailure { throw feedFailure }
     guard let cpu = stroke.fields["stroke-cpu-ns"], let frames = stroke.fields["stroke-frames"] else {
         throw CommandError("\(argv.joined(separator: " ")) printed no stroke figures\n\(stroke.text)")
     }
