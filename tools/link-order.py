@@ -11,13 +11,16 @@ instead of megabytes (docs/performance.md has the figures).
 Usage:
   tools/link-order.py [GRIDLOCKD]     GRIDLOCKD defaults to .build/release/gridlockd
 
-Runs GRIDLOCKD --bench-startup and --bench-stroke under valgrind's callgrind (apt-get
-install valgrind) on a headless config replaying Tests/Fixtures/protocol-b-1-2-3-6-9.evemu,
-and keeps the names of the functions that ran in GRIDLOCKD itself. Rerun it after changes
+Runs GRIDLOCKD --bench-startup on a headless config replaying
+Tests/Fixtures/protocol-b-1-2-3-6-9.evemu, then the benchmark's stroke (`gridlock bench
+--stroke-under`, with the gridlock beside GRIDLOCKD feeding its binary input events), both
+under valgrind's callgrind (apt-get install valgrind), and keeps the names of the functions
+that ran in GRIDLOCKD itself. Rerun it after changes
 that move start-up work around, then `make release`. Names that no longer exist are
 ignored by the linker, so a stale list costs memory, never correctness.
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,13 +29,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUTPUT = os.path.join(ROOT, "tools", "link-order.txt")
 
 
-def functions_run(binary, arguments, directory):
-    """Names of the functions of `binary` that ran, in callgrind's order, mangled."""
+def functions_run(binary, arguments, directory, stroke=False):
+    """Names of the functions of `binary` that ran, in callgrind's order, mangled. With
+    `stroke`, `binary` runs --bench-stroke as `gridlock bench` feeds it (`arguments` unused)."""
     out = os.path.join(directory, "callgrind.out")
-    subprocess.run(
-        ["valgrind", "--tool=callgrind", "--demangle=no", "--dump-instr=no", "--compress-strings=no",
-         "--compress-pos=no", "--callgrind-out-file=" + out, binary] + arguments,
-        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    valgrind = [shutil.which("valgrind") or "valgrind", "--tool=callgrind", "--demangle=no", "--dump-instr=no",
+                "--compress-strings=no", "--compress-pos=no", "--callgrind-out-file=" + out]
+    if stroke:
+        # gridlock bench starts the gridlockd beside it.
+        command = [os.path.join(os.path.dirname(binary), "gridlock"), "bench", "--stroke-under", " ".join(valgrind)]
+    else:
+        command = valgrind + [binary] + arguments
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     names, current_object = [], None
     with open(out) as profile:
         for line in profile:
@@ -56,7 +64,7 @@ def main():
                     f"[touch]\nbackend=replay\ndevice={recording}\n"
                     f"[lockout]\nstate-file={directory}/attempts\n")
         startup = functions_run(binary, ["--config", config, "--bench-startup"], directory)
-        stroke = functions_run(binary, ["--config", config, "--bench-stroke"], directory)
+        stroke = functions_run(binary, [], directory, stroke=True)
     ordered = startup + [name for name in stroke if name not in set(startup)]
     with open(OUTPUT, "w") as f:
         f.write("".join(name + "\n" for name in ordered))

@@ -9,6 +9,7 @@ public struct FileDescriptor: Hashable, Sendable {
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// stderr, where systemd connects the journal and a person at a terminal reads errors.
+    public static let standardInput = FileDescriptor(rawValue: STDIN_FILENO)
     public static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
 
     /// Always adds O_CLOEXEC: the daemon spawns actions, and a touch device or the DRM
@@ -76,6 +77,12 @@ public struct FileDescriptor: Hashable, Sendable {
             }
             offset += written
         }
+    }
+
+    /// The bytes a pipe holds, not yet read (FIONREAD); asked on the write end, whether the
+    /// reader has taken everything written so far.
+    public func bytesWaiting() throws(SystemCallError) -> Int {
+        Int(try systemCall("ioctl(FIONREAD)", path: "fd \(rawValue)") { gridlock_bytes_waiting(rawValue) })
     }
 
     public func setNonBlocking() throws(SystemCallError) {

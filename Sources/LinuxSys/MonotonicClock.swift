@@ -13,4 +13,12 @@ public enum MonotonicClock {
         clock_gettime(id, &spec)
         return Instant(nanoseconds: Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
     }
+
+    /// Sleeps until the clock reads `instant` (at once if it already does). For tools that
+    /// pace what they send another process (`gridlock bench` feeding a stroke), never for
+    /// the daemon's loop, which waits on its deadlines.
+    public static func sleep(until instant: Instant) {
+        var request = timespec(tv_sec: Int(instant.nanoseconds / 1_000_000_000), tv_nsec: Int(instant.nanoseconds % 1_000_000_000))
+        while clock_nanosleep(id, TIMER_ABSTIME, &request, nil) == EINTR {}
+    }
 }

@@ -39,6 +39,10 @@ public struct Signal: RawRepresentable, Hashable, Sendable, CustomStringConverti
         }
     }
 
+    /// From now on this signal does nothing to this process (SIG_IGN); a child spawned
+    /// later starts with it at default again (`SpawnedProcess.defaultedSignals`).
+    public func ignore() { _ = Glibc.signal(rawValue, SIG_IGN) }
+
     /// Sends this signal to `pid` (a negative pid names a process group); false when
     /// the target is gone or not ours to signal.
     @discardableResult

@@ -41,7 +41,12 @@ public final class SpawnedProcess {
     ///
     /// glibc runs the exec inside posix_spawn and returns its error, so a missing or
     /// non-executable program is reported here, naming `argv[0]`.
-    public static func spawn(argv: [String], environment: [String]) throws(SystemCallError) -> SpawnedProcess {
+    ///
+    /// `input` becomes the child's standard input (the caller still owns and closes its own
+    /// copy); nil: /dev/null.
+    public static func spawn(
+        argv: [String], environment: [String], input: FileDescriptor? = nil
+    ) throws(SystemCallError) -> SpawnedProcess {
         guard let program = argv.first else {
             throw SystemCallError(operation: "posix_spawn (empty argv)", errno: .invalidArgument)
         }
@@ -64,9 +69,13 @@ public final class SpawnedProcess {
             attributes.deallocate()
         }
 
-        // dup2 clears close-on-exec on the copies; the pipe's own ends are
+        // dup2 clears close-on-exec on the copies; the pipes' own ends are
         // close-on-exec, so the child ends up holding exactly fds 0, 1 and 2.
-        var result = posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0)
+        var result = if let input {
+            posix_spawn_file_actions_adddup2(actions, input.rawValue, 0)
+        } else {
+            posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         if result == 0 { result = posix_spawn_file_actions_adddup2(actions, output.write.rawValue, 1) }
         if result == 0 { result = posix_spawn_file_actions_adddup2(actions, output.write.rawValue, 2) }
 

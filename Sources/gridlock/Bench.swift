@@ -9,6 +9,7 @@ let benchCommand = Command(
     usage: """
         Usage: gridlock bench [--json] [--startup-runs N] [--peer PROGRAM]
                gridlock bench --damage-frames N
+               gridlock bench --stroke-under COMMAND [--stroke-frames N] [--stroke-interval MS]
 
         Renders the benchmark scene ("pattern-lock frame": a finger dragged through nodes
         1-2-3-6-9 of a 3x3 grid in 240 moves, one frame each; docs/performance.md describes
@@ -19,8 +20,10 @@ let benchCommand = Command(
         transparency, a background image scaled to fill), larger nodes and a wider line.
 
         Then, N times (1 to 100, default 5), starts gridlockd --bench-startup at 1920x1080
-        with no display, and gridlockd --bench-stroke, which replays the same drag through
-        the daemon's own loop. It reports medians of: the time from spawn to first frame,
+        with no display, and gridlockd --bench-stroke, which gets the same drag as a panel
+        sends it, binary input events on a pipe (its standard input), written by gridlock
+        bench one input frame 4 ms after the daemon read the previous one, and runs it
+        through the daemon's own loop. It reports medians of: the time from spawn to first frame,
         the peak RSS (as wait4 reports it, like /usr/bin/time), the resident anonymous and
         file-backed memory at the first frame, and the CPU time the drag took after the
         first frame. The gridlockd it starts is the one beside it, or in the sbin folder
@@ -35,6 +38,18 @@ let benchCommand = Command(
         their damaged area. It is for instruction counters such as valgrind's callgrind: N
         frames cost the difference between a run with N and one with 0.
 
+        --stroke-under COMMAND does nothing else: one gridlockd --bench-stroke, started
+        under COMMAND (split at spaces, e.g. "valgrind --tool=callgrind"), fed the drag as
+        above but 50 ms apart (valgrind slows the daemon down 50 times or more); prints what
+        it printed. Since a frame is only written after the previous one was read, the
+        daemon draws one frame per move, and instruction counts repeat. --stroke-frames N
+        (0 to 241) feeds only the drag's first N input frames (the touch-down, then the
+        moves): what the stroke costs is the difference between a run with 241 and one
+        with 0, which starts, draws its first frame and stops the same.
+        --stroke-interval MS (0 to 1000) sets the time between a frame read and the next
+        one written, for the rounds above (default 4) and for --stroke-under (default 50);
+        0 writes each frame as soon as the previous one is read.
+
         Build in release mode first (make release); debug builds are many times slower.
         """
 ) { arguments in
@@ -42,7 +57,26 @@ let benchCommand = Command(
     let runs = try arguments.integer("--startup-runs", in: 1...100) ?? 5
     let peer = try arguments.option("--peer")
     let damageFrames = try arguments.integer("--damage-frames", in: 0...BenchScene.moves)
+    let strokeUnder = try arguments.option("--stroke-under")
+    let strokeFrames = try arguments.integer("--stroke-frames", in: 0...(BenchScene.moves + 1))
+    let strokeInterval = try arguments.integer("--stroke-interval", in: 0...1000).map { Duration.milliseconds($0) }
     try arguments.finish()
+
+    if let strokeUnder {
+        let directory = "/tmp/gridlock-bench-\(ProcessIdentity.processID)"
+        try Directory.create(directory)
+        defer { Directory.removeTree(directory) }
+        let size = BenchScene.sizes[2]
+        try writeDaemonConfigs(into: directory, size: size)
+        let wrapper = strokeUnder.split(separator: " ").map(String.init)
+        var feed = BenchStrokeFeed(events: BenchRecording.drag(size: size).events)
+        if let strokeFrames { feed.keepFirst(strokeFrames) }
+        let stroke = try runStroke(
+            wrapper + [daemonExecutable(), "--config", "\(directory)/daemon.conf", "--bench-stroke"],
+            feed: feed, interval: strokeInterval ?? .milliseconds(50))
+        printEscaped(stroke.text)
+        return 0
+    }
 
     if let damageFrames {
         let size = BenchScene.sizes[2]
@@ -54,7 +88,8 @@ let benchCommand = Command(
     // First, while this process is small: a spawned child's peak RSS as wait4 reports it
     // starts at the spawning process's own peak (the child runs in our memory until its
     // exec), so rendering the canvases here first would inflate the figures.
-    let daemon = try measureDaemon(runs: runs, size: BenchScene.sizes[2], peer: peer)
+    let daemon = try measureDaemon(
+        runs: runs, size: BenchScene.sizes[2], peer: peer, strokeInterval: strokeInterval ?? .nanoseconds(BenchRecording.moveInterval))
     var results: [(look: String, result: BenchRunner.SizeResult)] = []
     for size in BenchScene.sizes {
         results.append(("plain", try BenchRunner.measure(size: size)))
@@ -145,27 +180,13 @@ struct PeerFigures {
 
 /// Spawns gridlockd --bench-startup and --bench-stroke (and `peer`, if given) `runs`
 /// times each, interleaved, with a headless config, and reads what they print.
-func measureDaemon(runs: Int, size: Size, peer: String?) throws -> DaemonFigures {
+func measureDaemon(runs: Int, size: Size, peer: String?, strokeInterval: Duration) throws -> DaemonFigures {
     let directory = "/tmp/gridlock-bench-\(ProcessIdentity.processID)"
     try Directory.create(directory)
     defer { Directory.removeTree(directory) }
 
-    try AtomicFile.write(Array(try BenchRecording.idle().evemuText().utf8), to: "\(directory)/idle.evemu", mode: 0o644)
-    try AtomicFile.write(Array(try BenchRecording.drag(size: size).evemuText().utf8), to: "\(directory)/drag.evemu", mode: 0o644)
-    for recording in ["idle", "drag"] {
-        let config = """
-            [display]
-            backend=png
-            output-dir=\(directory)/frames
-            size=\(Int(size.width))x\(Int(size.height))
-            [touch]
-            backend=replay
-            device=\(directory)/\(recording).evemu
-            [lockout]
-            state-file=\(directory)/attempts
-            """
-        try AtomicFile.write(Array(config.utf8), to: "\(directory)/\(recording).conf", mode: 0o644)
-    }
+    try writeDaemonConfigs(into: directory, size: size)
+    let feed = BenchStrokeFeed(events: BenchRecording.drag(size: size).events)
 
     // wait4 reports no less than this for any child (see the caller).
     let floor = ProcessStatus.peakResidentKiB() ?? 0
@@ -175,7 +196,7 @@ func measureDaemon(runs: Int, size: Size, peer: String?) throws -> DaemonFigures
     var peerPeak: [Int] = [], peerCPU: [Double] = []
     for _ in 0..<runs {
         let began = MonotonicClock.now()
-        let startup = try runMeasured([daemon, "--config", "\(directory)/idle.conf", "--bench-startup"])
+        let startup = try runMeasured([daemon, "--config", "\(directory)/daemon.conf", "--bench-startup"])
         guard let firstFrame = startup.fields["first-frame-monotonic-ns"], let anon = startup.fields["rss-anon-kib"],
               let mapped = startup.fields["rss-file-kib"], let shmem = startup.fields["rss-shmem-kib"] else {
             throw CommandError("\(daemon) --bench-startup printed no first frame and memory")
@@ -195,12 +216,9 @@ func measureDaemon(runs: Int, size: Size, peer: String?) throws -> DaemonFigures
             peerCPU.append(cpu)
         }
 
-        let stroke = try runMeasured([daemon, "--config", "\(directory)/drag.conf", "--bench-stroke"])
-        guard let cpu = stroke.fields["stroke-cpu-ns"], let frames = stroke.fields["stroke-frames"] else {
-            throw CommandError("\(daemon) --bench-stroke printed no stroke figures")
-        }
-        strokeCPU.append(Double(cpu) / 1e6)
-        strokeFrames.append(frames)
+        let stroke = try runStroke([daemon, "--config", "\(directory)/daemon.conf", "--bench-stroke"], feed: feed, interval: strokeInterval)
+        strokeCPU.append(stroke.cpuMilliseconds)
+        strokeFrames.append(stroke.frames)
     }
     if (peak + peerPeak).contains(where: { $0 <= floor }) {
         Journal.log(.warning, "a peak RSS figure is at or below this process's own peak (\(floor) KiB), which wait4 counts for a spawned child: it only says \"at most that\"")
@@ -211,9 +229,64 @@ func measureDaemon(runs: Int, size: Size, peer: String?) throws -> DaemonFigures
         peer: peer == nil ? nil : PeerFigures(peakKiB: median(peerPeak), loopCPUMilliseconds: median(peerCPU)))
 }
 
+/// One `--bench-stroke` run of `argv` (gridlockd, or gridlockd under another program such
+/// as valgrind), fed the drag through its standard input.
+func runStroke(
+    _ argv: [String], feed: BenchStrokeFeed, interval: Duration = .nanoseconds(BenchRecording.moveInterval)
+) throws -> (cpuMilliseconds: Double, frames: Int, text: String) {
+    let pipe = try FileDescriptor.pipe()
+    let process: SpawnedProcess
+    do {
+        defer { pipe.read.close() }
+        process = try SpawnedProcess.spawn(argv: argv, environment: ActionRunner.environment(patternName: "bench"), input: pipe.read)
+    } catch {
+        pipe.write.close()
+        throw error
+    }
+    // A daemon that failed closes the pipe: its exit status, below, says why, not SIGPIPE.
+    Signal.pipe.ignore()
+    var feedFailure: SystemCallError?
+    do {
+        try feed.write(into: pipe.write, interval: interval)
+    } catch {
+        feedFailure = error
+    }
+    pipe.write.close()
+    let stroke = try finish(process, argv)
+    if let feedFailure { throw feedFailure }
+    guard let cpu = stroke.fields["stroke-cpu-ns"], let frames = stroke.fields["stroke-frames"] else {
+        throw CommandError("\(argv.joined(separator: " ")) printed no stroke figures\n\(stroke.text)")
+    }
+    return (Double(cpu) / 1e6, frames, stroke.text)
+}
+
+/// The config of both runs, daemon.conf: a headless daemon of `size`, whose touch device
+/// the recording idle.evemu describes; a stroke's events come through the pipe.
+func writeDaemonConfigs(into directory: String, size: Size) throws {
+    try AtomicFile.write(Array(try BenchRecording.idle().evemuText().utf8), to: "\(directory)/idle.evemu", mode: 0o644)
+    do {
+        let config = """
+            [display]
+            backend=png
+            output-dir=\(directory)/frames
+            size=\(Int(size.width))x\(Int(size.height))
+            [touch]
+            backend=replay
+            device=\(directory)/idle.evemu
+            [lockout]
+            state-file=\(directory)/attempts
+            """
+        try AtomicFile.write(Array(config.utf8), to: "\(directory)/daemon.conf", mode: 0o644)
+    }
+}
+
 /// One program run to its end, with wait4's figures and its `name value` lines.
 private func runMeasured(_ argv: [String]) throws -> (usage: SpawnedProcess.ResourceUsage, text: String, fields: [String: Int]) {
-    let process = try SpawnedProcess.spawn(argv: argv, environment: ActionRunner.environment(patternName: "bench"))
+    try finish(try SpawnedProcess.spawn(argv: argv, environment: ActionRunner.environment(patternName: "bench")), argv)
+}
+
+/// Waits for `process` to end and reads its `name value` lines; anything but exit 0 is an error.
+private func finish(_ process: SpawnedProcess, _ argv: [String]) throws -> (usage: SpawnedProcess.ResourceUsage, text: String, fields: [String: Int]) {
     let (status, usage, output) = try process.waitForExit()
     let text = String(decoding: output, as: UTF8.self)
     guard status == .exited(0) else {

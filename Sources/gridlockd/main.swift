@@ -13,8 +13,11 @@ let usage = """
                          drop-ins are read from FILE.d/*.conf
       --bench-startup    render the first frame headless, print when it was ready and
                          the memory it took, and exit (used by `gridlock bench`)
-      --bench-stroke     as --bench-startup, then play the replay backend's recording to
-                         its end and print the CPU time and frames it cost
+      --bench-stroke     as --bench-startup, then read binary input events (struct
+                         input_event, as a panel's device node gives them) from standard
+                         input for the touch device the replay backend's recording
+                         describes, until end of file, and print the CPU time and frames
+                         they cost
       --help             show this help
 
     Signals: SIGTERM/SIGINT stop cleanly (the running action's and hooks' process groups,

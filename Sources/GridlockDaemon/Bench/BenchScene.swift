@@ -8,10 +8,14 @@ public enum BenchScene {
     public static let sizes = [Size(width: 800, height: 480), Size(width: 1280, height: 800), Size(width: 1920, height: 1080)]
     static let route = [0, 1, 2, 5, 8]
 
+    /// The scene's grid: a square of 0.8 min(W, H); hit radius = r = 0.12 cell, i.e. 0.24 of half a cell.
+    public static func layout(size: Size) -> GridLayout {
+        try! GridLayout(frame: Rect(origin: .zero, size: size), sizeFraction: 0.8, hitRadiusFraction: 0.24)
+    }
+
     /// The 240 scenes, in order. The first move's predecessor is the touch-down scene.
     public static func scenes(size: Size) -> (initial: Scene, frames: [Scene]) {
-        // Hit radius = r = 0.12 cell, i.e. 0.24 of half a cell.
-        let layout = try! GridLayout(frame: Rect(origin: .zero, size: size), sizeFraction: 0.8, hitRadiusFraction: 0.24)
+        let layout = layout(size: size)
         let corners = route.map(layout.center(of:))
         var tracker = PatternTracker(layout: layout)
         tracker.down(at: corners[0])

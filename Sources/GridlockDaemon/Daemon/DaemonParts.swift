@@ -65,7 +65,8 @@ public struct DaemonParts {
         let touch: TouchSource
         do {
             touch = try DaemonParts.touchSource(
-                for: config, frame: output.size, rotation: output.rotation, start: MonotonicClock.now())
+                for: config, frame: output.size, rotation: output.rotation, start: MonotonicClock.now(),
+                eventsFrom: options.role == .benchStroke ? .standardInput : nil)
         } catch {
             // The display may already show our picture: give the console its own back.
             output.close()
@@ -162,8 +163,11 @@ extension DaemonParts {
     }
 
     /// `rotation` is the output's: the config's combined with the panel's own orientation.
+    /// `eventsFrom`: the replay backend's recording only describes the device, and its
+    /// events come from that descriptor as binary `input_event`s, as a panel's do
+    /// (`gridlockd --bench-stroke`, fed by `gridlock bench`).
     static func touchSource(
-        for config: GridlockConfig, frame: Size, rotation: Rotation, start: Instant
+        for config: GridlockConfig, frame: Size, rotation: Rotation, start: Instant, eventsFrom: FileDescriptor? = nil
     ) throws(DaemonError) -> TouchSource {
         switch config.touch.backend {
         case .replay:
@@ -172,6 +176,13 @@ extension DaemonParts {
             }
             let recording = try loadRecording(path)
             let pipeline = try touchPipeline(for: config, device: recording.device, frame: frame, rotation: rotation)
+            if let eventsFrom {
+                do {
+                    return try EventStreamTouchSource(fileDescriptor: eventsFrom, pipeline: pipeline)
+                } catch {
+                    throw .system(error)
+                }
+            }
             return RecordingTouchSource(recording: recording, pipeline: pipeline, start: start)
         case .evdev:
             return try evdevTouchSource(for: config, frame: frame, rotation: rotation, start: start)
