@@ -216,6 +216,37 @@ class Checks:
         return 1 if self.failed else 0
 
 
+def launch(kind, line, path, log_file, **popen):
+    """Starts a compositor's command line, its output into log_file and its pid into path's
+    compositor.pid (which `stop` reads); returns the Popen."""
+    with open(log_file, "wb") as out:
+        process = subprocess.Popen(line, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, **popen)
+    with open(os.path.join(path, "compositor.pid"), "w") as f:
+        f.write(f"{process.pid}\n")
+    return process
+
+
+def wait_for_socket(kind, process, path, log_file, timeout):
+    """The name of the socket the compositor makes in path; HarnessError, with its log's end,
+    if it exits first or the timeout passes."""
+    def socket_or_exit():
+        if process.poll() is not None:
+            raise HarnessError(f"{kind} exited with status {process.returncode} before its socket "
+                               f"appeared; its log ({log_file}) ends:\n{log_tail(log_file)}")
+        found = sockets(path)
+        return found[0] if found else None
+
+    return wait_for(socket_or_exit, timeout, f"{kind}'s socket in {path}")
+
+
+def log_tail(log_file, lines=20):
+    try:
+        with open(log_file, errors="replace") as f:
+            return "".join(f.readlines()[-lines:])
+    except FileNotFoundError:
+        return "(no log)"
+
+
 class Compositor:
     """sway or labwc in the root, headless, its runtime folder `path` (under the repository)."""
 
@@ -229,7 +260,6 @@ class Compositor:
         self.packages = packages or root_packages()
         self.tie_to_caller, self.timeout = tie_to_caller, timeout
         self.pid, self.display, self.holder = None, None, None
-        self.pid_file = os.path.join(self.path, "compositor.pid")
         self.log_file = os.path.join(self.path, "compositor.log")
 
     # -- starting and stopping
@@ -288,21 +318,9 @@ class Compositor:
             line = ["setpriv", "--pdeathsig", "KILL", *line]
         log(f"starting {self.kind} in the Debian 13 root, runtime folder {self.path}")
         started = time.monotonic()
-        with open(self.log_file, "wb") as out:
-            process = subprocess.Popen(line, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                       start_new_session=not self.tie_to_caller)
-        self.process, self.pid = process, process.pid
-        with open(self.pid_file, "w") as f:
-            f.write(f"{self.pid}\n")
-
-        def socket_or_exit():
-            if process.poll() is not None:
-                raise HarnessError(f"{self.kind} exited with status {process.returncode} before its socket "
-                                   f"appeared; its log ({self.log_file}) ends:\n{self.log_tail()}")
-            found = sockets(self.path)
-            return found[0] if found else None
-
-        self.display = wait_for(socket_or_exit, self.timeout, f"{self.kind}'s socket in {self.path}")
+        self.process = launch(self.kind, line, self.path, self.log_file, start_new_session=not self.tie_to_caller)
+        self.pid = self.process.pid
+        self.display = wait_for_socket(self.kind, self.process, self.path, self.log_file, self.timeout)
         if self.kind == "labwc":
             width, height = self.size
             self.run_client(["wlr-randr", "--output", "HEADLESS-1", "--custom-mode", f"{width}x{height}"])
@@ -331,11 +349,7 @@ class Compositor:
         self.holder = holder
 
     def log_tail(self, lines=20):
-        try:
-            with open(self.log_file, errors="replace") as f:
-                return "".join(f.readlines()[-lines:])
-        except FileNotFoundError:
-            return "(no log)"
+        return log_tail(self.log_file, lines)
 
     def stop(self):
         stop(self.path)
@@ -439,21 +453,10 @@ class CompositorWithoutLock:
                "WLR_LIBINPUT_NO_DEVICES=1"]
         line = ["setpriv", "--pdeathsig", "KILL", *in_root(self.packages, env + self.COMMANDS[self.kind])]
         log(f"starting {self.kind} in the Debian 13 root, runtime folder {self.path}")
-        with open(self.log_file, "wb") as out:
-            process = subprocess.Popen(line, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+        process = launch(self.kind, line, self.path, self.log_file)
         self.pid = process.pid
-        with open(os.path.join(self.path, "compositor.pid"), "w") as f:
-            f.write(f"{self.pid}\n")
-
-        def socket_or_exit():
-            if process.poll() is not None:
-                raise HarnessError(f"{self.kind} exited with status {process.returncode} before its socket "
-                                   f"appeared; its log ({self.log_file}) ends:\n{self.log_tail()}")
-            found = sockets(self.path)
-            return found[0] if found else None
-
         try:
-            self.display = wait_for(socket_or_exit, self.timeout, f"{self.kind}'s socket in {self.path}")
+            self.display = wait_for_socket(self.kind, process, self.path, self.log_file, self.timeout)
             # The socket is bound before the globals exist: one roundtrip that lists them.
             wait_for(lambda: subprocess.run([LIST_GLOBALS], env=dict(os.environ, **self.env),
                                             capture_output=True).returncode == 0,
@@ -471,11 +474,7 @@ class CompositorWithoutLock:
         return {"XDG_RUNTIME_DIR": self.path, "WAYLAND_DISPLAY": self.display}
 
     def log_tail(self, lines=20):
-        try:
-            with open(self.log_file, errors="replace") as f:
-                return "".join(f.readlines()[-lines:])
-        except FileNotFoundError:
-            return "(no log)"
+        return log_tail(self.log_file, lines)
 
 
 def running(path):
