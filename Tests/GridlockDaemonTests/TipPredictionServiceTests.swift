@@ -50,7 +50,7 @@ import Testing
         service.clock = { now }
         service.predictsTip = predicting
         var run = Run()
-        service.onPresent = { scene in
+        service.onPresent = { [unowned service] scene in
             if let tip = scene.finger, let sample = service.machine.scene(now: now).finger {
                 run.drawn.append((tip, sample, scene.path))
             }
