@@ -5,7 +5,7 @@ import Testing
 
 // A model of the display, the finger and the daemon's loop, in virtual time, driving the real
 // `FlipSchedule` (and its `LatchMargin`) for thousands of frames. Everything random comes from
-// one seeded SplitMix64, so every run sees the same vblanks, touches and render times; no
+// one seeded SplitMix generator, so every run sees the same vblanks, touches and render times; no
 // clock is read and nothing sleeps. The goals it checks, for every machine modelled:
 //
 // 1. Missed deadlines under 1 %: of the input frames read before their interval's latch point
@@ -16,19 +16,8 @@ import Testing
 // 3. The margin settled on at most render p99 + (copy + commit) p99 + 1 ms: a huge margin
 //    would meet the first two for nothing.
 
-/// SplitMix64 (Steele, Lea and Flood): a tiny generator with a fixed, seeded sequence.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The model's draws from the suite's seeded generator (`SplitMix`, BufferDamageTests).
+extension SplitMix {
     /// Uniform in [0, 1), from the top 53 bits.
     mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 
@@ -46,7 +35,7 @@ struct ModelDistribution {
     var tail: (share: Double, low: Double, high: Double)
     var spikes: (share: Double, low: Double, high: Double)
 
-    func draw(_ rng: inout SplitMix64) -> Int64 {
+    func draw(_ rng: inout SplitMix) -> Int64 {
         let roll = rng.unit()
         let ms: Double
         if roll < spikes.share {
@@ -208,7 +197,7 @@ struct FlipScheduleModel<Schedule: ModelSchedule> {
 
     var schedule: Schedule
     let machine: ModelMachine
-    private var rng: SplitMix64
+    private var rng: SplitMix
     private var vblanks: [Int64] = []
     private var touches: [Int64] = []
     private(set) var figures = ModelFigures()
@@ -225,7 +214,7 @@ struct FlipScheduleModel<Schedule: ModelSchedule> {
     init(_ schedule: Schedule, on machine: ModelMachine) {
         self.schedule = schedule
         self.machine = machine
-        rng = SplitMix64(seed: machine.seed)
+        rng = SplitMix(state: machine.seed)
         makeDisplayAndFinger()
     }
 
