@@ -60,6 +60,28 @@ import Testing
         }
     }
 
+    /// Rings are composited from masks placed on whole pixels, up to half a pixel off a
+    /// centre that falls between pixels; damage only repaints `nodeBounds`, so nothing of a
+    /// node may land outside it.
+    @Test("a node's ring and dot stay inside its bounds wherever its centre falls", arguments: [(1001.0, 601.0), (997.0, 613.0), (803.0, 487.0)])
+    func aNodesRingAndDotStayInsideItsBoundsWhereverItsCentreFalls(width: Double, height: Double) throws {
+        let scenes = try Scenes(width: width, height: height)
+        let scene = scenes.scene(Array(0..<9), showPath: false, message: .none)
+        let metrics = scene.metrics
+        let bounds = (0..<9).map { metrics.nodeBounds(center: scenes.center($0)) }
+        #expect(bounds.contains { $0.minX.rounded() != $0.minX }, "no centre between pixels at \(width)x\(height)")
+        let buffer = try rendered(scene)
+        var outside = 0, inside = 0
+        for y in 0..<buffer.height {
+            for x in 0..<buffer.width where buffer.pixel(x: x, y: y) != theme.background {
+                let point = Point(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                if bounds.contains(where: { $0.contains(point) }) { inside += 1 } else { outside += 1 }
+            }
+        }
+        #expect(outside == 0)
+        #expect(inside > 9 * Int(metrics.dotRadius * metrics.dotRadius * 3))
+    }
+
     @Test("path is the look colour at path alpha", arguments: testSizes)
     func pathIsTheLookColourAtPathAlpha(width: Double, height: Double) throws {
         let scenes = try Scenes(width: width, height: height)

@@ -20,6 +20,8 @@ public final class SceneRenderer {
     /// or memory on text that has not changed.
     private var line: MessageLine?
     private var tiles: TileGrid
+    /// The plain look's rings as coverage masks, for the node size last drawn.
+    private var nodeMasks: NodeMasks?
 
     /// Loads the theme's fonts and decodes its images.
     public convenience init(size: Size, theme: Theme, fontFallback: Bool = true) throws(RenderError) {
@@ -198,9 +200,13 @@ public final class SceneRenderer {
                 continue
             }
             setSource(theme.color(for: look))
+            if let masks = masks(for: metrics) {
+                let origin = masks.origin(for: center)
+                cairo_mask_surface(cr, look == .idle ? masks.ring : masks.ringAndDot, origin.x, origin.y)
+                continue
+            }
             cairo_new_path(cr)
             cairo_arc(cr, center.x, center.y, metrics.ringRadius, 0, 2 * Double.pi)
-            // Closed, the ring has a join where it meets itself instead of two caps.
             cairo_close_path(cr)
             cairo_stroke(cr)
             if look != .idle {
@@ -208,6 +214,15 @@ public final class SceneRenderer {
                 cairo_fill(cr)
             }
         }
+    }
+
+    /// The masks for this node size, made on the first frame of a layout. Should cairo
+    /// fail to make them (out of memory), the rings are stroked directly: the same shapes,
+    /// placed up to half a pixel differently, and still the same in every square.
+    private func masks(for metrics: SceneMetrics) -> NodeMasks? {
+        if let nodeMasks, nodeMasks.key == NodeMasks.Key(metrics) { return nodeMasks }
+        nodeMasks = try? NodeMasks(for: metrics)
+        return nodeMasks
     }
 
     /// The theme's image for `look` at this layout's node size. Scaling happens on the first
