@@ -26,12 +26,15 @@ let benchCommand = Command(
         through the daemon's own loop. It reports medians of: the time from spawn to first frame,
         the peak RSS (as wait4 reports it, like /usr/bin/time), the resident anonymous and
         file-backed memory at the first frame, and the CPU time the drag took after the
-        first frame. The gridlockd it starts is the one beside it, or in the sbin folder
-        beside its bin folder (where the package installs it).
+        first frame, paced as above and, in a second run, back to back (each frame written
+        as soon as the previous one is read). The gridlockd it starts is the one beside it,
+        or in the sbin folder beside its bin folder (where the package installs it).
 
         --peer PROGRAM runs another renderer of the same scene in the same rounds, as
         `PROGRAM 1920 1080 damage`; it must print a JSON line with "total_cpu_ms" (its
-        loop's CPU time). Its peak RSS is measured the same way as gridlockd's.
+        loop's CPU time). Its peak RSS is measured the same way as gridlockd's. Its loop
+        draws the frames back to back, so it is compared with the back-to-back stroke: a
+        pause between frames costs any program CPU (cold caches, wake-ups), drawing or not.
 
         --damage-frames N (0 to 240) does nothing else: it draws the first N damage-only
         frames at 1920x1080 after the same warm-up, untimed, and prints how many it drew and
@@ -125,12 +128,14 @@ let benchCommand = Command(
             ("rss_file_kib", .int(daemon.fileKiB)),
             ("rss_shmem_kib", .int(daemon.sharedKiB)),
             ("stroke_cpu_ms", .double(daemon.strokeCPUMilliseconds, decimals: 3)),
+            ("stroke_cpu_back_to_back_ms", .double(daemon.strokeBackToBackCPUMilliseconds, decimals: 3)),
             ("stroke_frames", .int(daemon.strokeFrames)),
             ("runs", .int(runs)),
         ]
         if let peer = daemon.peer {
             fields.append(("peer_peak_rss_kib", .int(peer.peakKiB)))
             fields.append(("peer_loop_cpu_ms", .double(peer.loopCPUMilliseconds, decimals: 3)))
+            fields.append(("stroke_back_to_back_to_peer_loop", .double(daemon.strokeBackToBackCPUMilliseconds / max(0.001, peer.loopCPUMilliseconds), decimals: 2)))
         }
         printEscaped(JSONValue.object(fields))
     } else {
@@ -148,10 +153,11 @@ let benchCommand = Command(
         printEscaped("gridlockd at 1920x1080, headless, medians of \(runs) runs:")
         printEscaped("  start to first frame: \(fixedDecimal(daemon.startMilliseconds, decimals: 2)) ms")
         printEscaped("  peak RSS: \(daemon.peakKiB) KiB (at the first frame: \(daemon.anonymousKiB) KiB anonymous, \(daemon.fileKiB) KiB file-backed, \(daemon.sharedKiB) KiB shared)")
-        printEscaped("  CPU per stroke (\(BenchScene.moves) moves through the loop, \(daemon.strokeFrames) frames): \(fixedDecimal(daemon.strokeCPUMilliseconds, decimals: 2)) ms")
+        printEscaped("  CPU per stroke (\(BenchScene.moves) moves through the loop, \(daemon.strokeFrames) frames): \(fixedDecimal(daemon.strokeCPUMilliseconds, decimals: 2)) ms paced, \(fixedDecimal(daemon.strokeBackToBackCPUMilliseconds, decimals: 2)) ms back to back")
         if let peer = daemon.peer {
-            printEscaped("peer at 1920x1080, same rounds: peak RSS \(peer.peakKiB) KiB, loop CPU \(fixedDecimal(peer.loopCPUMilliseconds, decimals: 2)) ms")
+            printEscaped("peer at 1920x1080, same rounds: peak RSS \(peer.peakKiB) KiB, loop CPU \(fixedDecimal(peer.loopCPUMilliseconds, decimals: 2)) ms (back to back)")
             printEscaped("  gridlockd's peak RSS is \(fixedDecimal(Double(daemon.peakKiB) / Double(max(1, peer.peakKiB)), decimals: 2)) times the peer's")
+            printEscaped("  gridlockd's stroke back to back is \(fixedDecimal(daemon.strokeBackToBackCPUMilliseconds / max(0.001, peer.loopCPUMilliseconds), decimals: 2)) times the peer's loop")
         }
         printEscaped("input event to scan-out: not measured here (no display); see docs/performance.md")
     }
@@ -167,8 +173,10 @@ struct DaemonFigures {
     var anonymousKiB: Int
     var fileKiB: Int
     var sharedKiB: Int
-    /// From the first frame to the end of the replayed drag.
+    /// From the first frame to the end of the drag, paced as a panel sends it.
     var strokeCPUMilliseconds: Double
+    /// The same with each input frame written as soon as the previous one was read.
+    var strokeBackToBackCPUMilliseconds: Double
     var strokeFrames: Int
     var peer: PeerFigures?
 }
@@ -192,7 +200,7 @@ func measureDaemon(runs: Int, size: Size, peer: String?, strokeInterval: Duratio
     let floor = ProcessStatus.peakResidentKiB() ?? 0
     let daemon = daemonExecutable()
     var start: [Double] = [], peak: [Int] = [], anonymous: [Int] = [], file: [Int] = [], shared: [Int] = []
-    var strokeCPU: [Double] = [], strokeFrames: [Int] = []
+    var strokeCPU: [Double] = [], strokeBackToBackCPU: [Double] = [], strokeFrames: [Int] = []
     var peerPeak: [Int] = [], peerCPU: [Double] = []
     for _ in 0..<runs {
         let began = MonotonicClock.now()
@@ -219,13 +227,17 @@ func measureDaemon(runs: Int, size: Size, peer: String?, strokeInterval: Duratio
         let stroke = try runStroke([daemon, "--config", "\(directory)/daemon.conf", "--bench-stroke"], feed: feed, interval: strokeInterval)
         strokeCPU.append(stroke.cpuMilliseconds)
         strokeFrames.append(stroke.frames)
+        let backToBack = strokeInterval == .zero
+            ? stroke : try runStroke([daemon, "--config", "\(directory)/daemon.conf", "--bench-stroke"], feed: feed, interval: .zero)
+        strokeBackToBackCPU.append(backToBack.cpuMilliseconds)
     }
     if (peak + peerPeak).contains(where: { $0 <= floor }) {
         Journal.log(.warning, "a peak RSS figure is at or below this process's own peak (\(floor) KiB), which wait4 counts for a spawned child: it only says \"at most that\"")
     }
     return DaemonFigures(
         startMilliseconds: median(start), peakKiB: median(peak), anonymousKiB: median(anonymous), fileKiB: median(file),
-        sharedKiB: median(shared), strokeCPUMilliseconds: median(strokeCPU), strokeFrames: median(strokeFrames),
+        sharedKiB: median(shared), strokeCPUMilliseconds: median(strokeCPU),
+        strokeBackToBackCPUMilliseconds: median(strokeBackToBackCPU), strokeFrames: median(strokeFrames),
         peer: peer == nil ? nil : PeerFigures(peakKiB: median(peerPeak), loopCPUMilliseconds: median(peerCPU)))
 }
 
