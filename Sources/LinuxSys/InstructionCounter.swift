@@ -106,7 +106,7 @@ public struct InstructionCounterError: Error, Hashable, Sendable, CustomStringCo
         case .permissionDenied, .notPermitted:
             let setting = paranoid.map { "kernel.perf_event_paranoid is \($0)" } ?? "kernel.perf_event_paranoid forbids it"
             return "\(setting): counting one's own thread in user space needs 2 or less "
-                + "(Debian's default 3 allows it to no user without CAP_PERFMON; sysctl kernel.perf_event_paranoid=2)"
+                + "(Debian's default 3 forbids it without CAP_PERFMON; sysctl kernel.perf_event_paranoid=2)"
         case .notImplemented:
             return "the kernel was built without perf events (CONFIG_PERF_EVENTS)"
         case .noSuchDevice, .notSupported:
