@@ -92,6 +92,9 @@ TEST_PACKAGES += mmdebstrap e2fsprogs
 # The arm64 guest (tests/vm/suite --arch arm64): its QEMU, and Debian's cross compiler for
 # its static helpers (with the cross binutils that strip its binaries).
 TEST_PACKAGES += qemu-system-arm gcc-aarch64-linux-gnu
+# tests/e2e counts a damage-only frame's instructions with callgrind (`gridlock bench
+# --instructions callgrind`): CI's VM has no hardware counter.
+TEST_PACKAGES += valgrind
 
 # `make deb`: Debian's packaging tools. The version is debian/changelog's first line, the
 # only place it is written.

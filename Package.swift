@@ -34,7 +34,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // Linux headers Swift's Glibc module leaves out (epoll, signalfd, timerfd, eventfd,
-        // pipe2, pidfd_open, netlink, prctl and FIONREAD), for LinuxSys alone.
+        // pipe2, pidfd_open, netlink, prctl, FIONREAD and perf_event_open), for LinuxSys alone.
         .systemLibrary(name: "CLinux"),
         // The Wayland lock face's client library, linked by GridlockWayland alone (gridlockd and
         // gridlock never talk to a compositor).

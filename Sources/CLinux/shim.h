@@ -72,3 +72,35 @@ static inline int gridlock_peer_credentials(int fd, int *pid, unsigned *uid, uns
 static inline int gridlock_memfd_create(const char *name) {
     return (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
 }
+
+// perf_event_open(2) has no glibc wrapper, and perf_event_attr is mostly bit-fields, which
+// Swift cannot set: one counter of the instructions this thread retires in user space
+// (pid 0, any CPU, not the kernel's or a hypervisor's), created disabled and close-on-exec,
+// reading its count with the times it was enabled and running (a multiplexed counter runs
+// for less). Returns the descriptor, or -1 with errno: ENOENT when the CPU has no such
+// counter (no PMU the kernel knows, as in most virtual machines), EACCES or EPERM when
+// kernel.perf_event_paranoid forbids it.
+#include <linux/perf_event.h>
+#include <string.h>
+static inline int gridlock_perf_open_instructions(void) {
+    struct perf_event_attr attr;
+    memset(&attr, 0, sizeof attr);
+    attr.type = PERF_TYPE_HARDWARE;
+    attr.size = sizeof attr;
+    attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+    attr.disabled = 1;
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
+    attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+// The counter's ioctls (their request numbers are macros Swift does not import): zero it and
+// start counting, or stop. 0, or -1 with errno.
+static inline int gridlock_perf_reset_and_enable(int fd) {
+    if (ioctl(fd, PERF_EVENT_IOC_RESET, 0) != 0) return -1;
+    return ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+}
+static inline int gridlock_perf_disable(int fd) {
+    return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+}

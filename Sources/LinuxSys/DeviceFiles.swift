@@ -56,6 +56,17 @@ public enum PathLookup {
         access(path, F_OK) == 0
     }
 
+    /// The first `name` in the folders of `searchPath` (a PATH value) that this process may
+    /// execute, as a shell's command lookup finds it; nil when there is none. For a program a
+    /// person installs (valgrind), since spawning does no PATH search.
+    public static func executable(named name: String, searchPath: String) -> String? {
+        for folder in searchPath.split(separator: ":", omittingEmptySubsequences: true) {
+            let candidate = "\(folder)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
     /// Why `path` cannot be opened for reading (missing, permission, a folder on the way
     /// that is not one); nil when it can.
     public static func checkReadable(_ path: String) -> Errno? {

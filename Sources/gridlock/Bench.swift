@@ -7,7 +7,7 @@ let benchCommand = Command(
     name: "bench",
     summary: "measure frame cost, start-up time, memory and CPU on the benchmark scene",
     usage: """
-        Usage: gridlock bench [--json] [--startup-runs N] [--peer PROGRAM]
+        Usage: gridlock bench [--json] [--startup-runs N] [--peer PROGRAM] [--instructions [auto|perf|callgrind]]
                gridlock bench --damage-frames N
                gridlock bench --stroke-under COMMAND [--stroke-frames N] [--stroke-interval MS]
 
@@ -36,6 +36,24 @@ let benchCommand = Command(
         draws the frames back to back, so it is compared with the back-to-back stroke: a
         pause between frames costs any program CPU (cold caches, wake-ups), drawing or not.
 
+        --instructions [auto|perf|callgrind], after everything above (which it leaves alone),
+        counts the instructions of one damage-only frame at 1920x1080, the mean of the 240: a
+        figure independent of the CPU's speed and the machine's load, to compare builds for
+        different CPUs (amd64, arm64) with. perf: the CPU's own counter (perf_event_open,
+        the instructions this thread retires in user space), started and stopped around
+        exactly the 240 frames, in this process. callgrind: valgrind --tool=callgrind on this
+        program's --damage-frames 240 and --damage-frames 0 (below; about 5 s each in a
+        release build), the difference of their Ir totals over 240. auto (the default): perf
+        when the counter opens, else callgrind when valgrind is on PATH, else no figure and
+        why (ENOENT: no hardware counter, as in most virtual machines; EACCES or EPERM:
+        kernel.perf_event_paranoid), exit status 0. A source asked for by name that is
+        missing, or a count that fails, is reported the same way, with exit status 1.
+        With --json one more object: "damage_only_instructions_per_frame" (null when not
+        counted), "instructions_source" (perf, callgrind or null), "instructions_unavailable"
+        (why not, or null), "perf_counter_error" (why perf was not used, or null), callgrind's
+        two totals ("callgrind_ir_with_frames", "callgrind_ir_without_frames") and
+        "instructions_size", "instructions_frames".
+
         --damage-frames N (0 to 240) does nothing else: it draws the first N damage-only
         frames at 1920x1080 after the same warm-up, untimed, and prints how many it drew and
         their damaged area. It is for instruction counters such as valgrind's callgrind: N
@@ -63,7 +81,13 @@ let benchCommand = Command(
     let strokeUnder = try arguments.option("--stroke-under")
     let strokeFrames = try arguments.integer("--stroke-frames", in: 0...(BenchScene.moves + 1))
     let strokeInterval = try arguments.integer("--stroke-interval", in: 0...1000).map { Duration.milliseconds($0) }
+    let instructions = try arguments.optionalChoice(
+        "--instructions", BenchInstructions.Request.allCases.map(\.rawValue), bare: BenchInstructions.Request.auto.rawValue
+    ).flatMap(BenchInstructions.Request.init(rawValue:))
     try arguments.finish()
+    if instructions != nil, damageFrames != nil || strokeUnder != nil {
+        throw UsageError("--instructions counts after the timed figures: not with --damage-frames or --stroke-under", command: "gridlock bench")
+    }
 
     if let strokeUnder {
         let directory = "/tmp/gridlock-bench-\(ProcessIdentity.processID)"
@@ -104,6 +128,8 @@ let benchCommand = Command(
     for size in BenchScene.sizes {
         results.append(("themed", try BenchRunner.measure(size: size, theme: themed)))
     }
+    // Last: the counting neither runs during nor warms anything for the timed figures.
+    let instructionCount = instructions.map(countInstructions)
 
     if json {
         for (look, r) in results {
@@ -138,6 +164,7 @@ let benchCommand = Command(
             fields.append(("stroke_back_to_back_to_peer_loop", .double(daemon.strokeBackToBackCPUMilliseconds / max(0.001, peer.loopCPUMilliseconds), decimals: 2)))
         }
         printEscaped(JSONValue.object(fields))
+        if let instructionCount { printEscaped(JSONValue.object(instructionCount.jsonFields)) }
     } else {
         printEscaped("pattern-lock frame, \(BenchScene.moves) frames per size (times in ms)")
         printEscaped("size              full total   p50      p99    | damage total  p50      p99    | damaged area")
@@ -160,8 +187,82 @@ let benchCommand = Command(
             printEscaped("  gridlockd's stroke back to back is \(fixedDecimal(daemon.strokeBackToBackCPUMilliseconds / max(0.001, peer.loopCPUMilliseconds), decimals: 2)) times the peer's loop")
         }
         printEscaped("input event to scan-out: not measured here (no display); see docs/performance.md")
+        if let instructionCount { printEscaped(instructionCount.text) }
     }
+    if let failure = instructionCount?.failure { throw CommandError(failure) }
     return 0
+}
+
+/// What `--instructions` found: a count, or why there is none, and whether that is a failure
+/// (the exit status) or only a machine without a counter.
+struct InstructionOutcome {
+    var count: BenchInstructions.Count?
+    var unavailable: String?
+    var perfFailure: String?
+    /// Set when a source was asked for by name and is missing, or a count failed.
+    var failure: String?
+
+    var jsonFields: [(String, JSONValue)] {
+        let totals = count?.callgrindTotals
+        return [
+            ("instructions_size", .string("\(Int(BenchInstructions.size.width))x\(Int(BenchInstructions.size.height))")),
+            ("instructions_frames", .int(BenchInstructions.frames)),
+            ("instructions_source", count.map { .string($0.source.rawValue) } ?? .null),
+            ("damage_only_instructions_per_frame", count.map { .int(Int($0.perFrame.rounded())) } ?? .null),
+            ("callgrind_ir_with_frames", totals.map { .int(Int($0.withFrames)) } ?? .null),
+            ("callgrind_ir_without_frames", totals.map { .int(Int($0.withoutFrames)) } ?? .null),
+            ("instructions_unavailable", unavailable.map(JSONValue.string) ?? .null),
+            ("perf_counter_error", perfFailure.map(JSONValue.string) ?? .null),
+        ]
+    }
+
+    var text: String {
+        let size = "\(Int(BenchInstructions.size.width))x\(Int(BenchInstructions.size.height))"
+        guard let count else {
+            return "instructions per damage-only frame at \(size): not counted: \(unavailable ?? "unknown")"
+        }
+        var line = "instructions per damage-only frame at \(size) (mean of \(count.frames), \(count.source.rawValue)): \(Int(count.perFrame.rounded()))"
+        if let totals = count.callgrindTotals {
+            line += " (Ir \(totals.withFrames) with the frames, \(totals.withoutFrames) without)"
+        }
+        if let perfFailure { line += "\n  not perf: \(perfFailure)" }
+        return line
+    }
+}
+
+private func openInstructionCounter() -> Result<InstructionCounter, InstructionCounterError> {
+    do {
+        return .success(try InstructionCounter.open())
+    } catch {
+        return .failure(error)
+    }
+}
+
+/// `--instructions`: picks the source (`BenchInstructions.select`) and counts with it.
+func countInstructions(_ request: BenchInstructions.Request) -> InstructionOutcome {
+    let selection = BenchInstructions.select(
+        request,
+        openCounter: openInstructionCounter,
+        findValgrind: { PathLookup.executable(named: "valgrind", searchPath: ProcessEnvironment.value("PATH") ?? ActionRunner.searchPath) })
+    do {
+        switch selection {
+        case .perf(let counter):
+            return InstructionOutcome(count: try BenchInstructions.countWithPerf(counter))
+        case .callgrind(let valgrind, let perfFailure):
+            let count = try BenchInstructions.countWithCallgrind(
+                valgrind: valgrind, gridlock: (try? PathLookup.resolve("/proc/self/exe")) ?? "/proc/self/exe",
+                directory: "/tmp/gridlock-bench-callgrind-\(ProcessIdentity.processID)")
+            return InstructionOutcome(count: count, perfFailure: perfFailure)
+        case .unavailable(let reason, let perfFailure):
+            return InstructionOutcome(
+                unavailable: reason, perfFailure: perfFailure,
+                failure: request == .auto ? nil : "--instructions \(request.rawValue): \(reason)")
+        }
+    } catch {
+        let perfFailure: String?
+        if case .callgrind(_, let failure) = selection { perfFailure = failure } else { perfFailure = nil }
+        return InstructionOutcome(unavailable: "\(error)", perfFailure: perfFailure, failure: "counting instructions: \(error)")
+    }
 }
 
 /// Medians over the runs of `measureDaemon`.

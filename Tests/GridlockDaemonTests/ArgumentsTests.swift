@@ -87,6 +87,35 @@ struct ArgumentsTests {
         #expect(throws: usageError("unexpected argument extra")) { try stray.finish() }
     }
 
+    @Test("an option with an optional choice: alone is the bare value, a choice after it is taken, another word is left")
+    func optionalChoice() throws {
+        let choices = ["auto", "perf", "callgrind"]
+        var alone = arguments("--instructions", "--json")
+        let bare = try alone.optionalChoice("--instructions", choices, bare: "auto")
+        let json = alone.flag("--json")
+        try alone.finish()
+        #expect(bare == "auto")
+        #expect(json)
+        var spaced = arguments("--instructions", "callgrind")
+        let named = try spaced.optionalChoice("--instructions", choices, bare: "auto")
+        try spaced.finish()
+        #expect(named == "callgrind")
+        var joined = arguments("--instructions=perf")
+        let joinedValue = try joined.optionalChoice("--instructions", choices, bare: "auto")
+        #expect(joinedValue == "perf")
+        var absent = arguments("--json")
+        let none = try absent.optionalChoice("--instructions", choices, bare: "auto")
+        #expect(none == nil)
+        var other = arguments("--instructions", "cycles")
+        let beforeOther = try other.optionalChoice("--instructions", choices, bare: "auto")
+        #expect(beforeOther == "auto")
+        #expect(throws: usageError("unexpected argument cycles")) { try other.finish() }
+        var wrong = arguments("--instructions=cycles")
+        #expect(throws: usageError("--instructions: expected one of auto, perf, callgrind, got 'cycles'")) {
+            _ = try wrong.optionalChoice("--instructions", choices, bare: "auto")
+        }
+    }
+
     @Test("the printed form names the command and points to --help")
     func description() {
         #expect(usageError("--timeout needs a value").description

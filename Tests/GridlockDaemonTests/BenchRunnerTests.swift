@@ -15,3 +15,18 @@ import Testing
         #expect(some > 0 && some < all)
     }
 }
+
+/// The in-process counter of `gridlock bench --instructions perf` must run around the frames and nothing else.
+@Suite struct BenchRunnerCountingTests {
+    @Test("the damage frames are drawn inside the hook, which runs once, after the warm-up")
+    func damageFramesAreDrawnInsideTheHook() throws {
+        let size = BenchScene.sizes[0]
+        var calls = 0
+        let skipped = try BenchRunner.drawDamageFrames(size: size, count: 60) { _ in calls += 1 }
+        #expect(calls == 1)
+        #expect(skipped == 0)
+        let drawn = try BenchRunner.drawDamageFrames(size: size, count: 60) { drawFrames in drawFrames() }
+        #expect(drawn == (try BenchRunner.drawDamageFrames(size: size, count: 60)))
+        #expect(drawn > 0)
+    }
+}

@@ -62,19 +62,27 @@ public enum BenchRunner {
     /// `measure`, untimed, and returns the damaged area they covered (in pixels). For
     /// instruction counters (valgrind): what `count` frames cost is the difference between
     /// a run with `count` and one with 0, which does everything else the same.
-    public static func drawDamageFrames(size: Size, count: Int) throws(RenderError) -> Double {
+    ///
+    /// `around` is handed the frames' loop, which it must call once: an in-process counter
+    /// starts and stops around it, so that it counts the frames and nothing else.
+    public static func drawDamageFrames(
+        size: Size, count: Int, around: (_ drawFrames: () -> Void) -> Void = { $0() }
+    ) throws(RenderError) -> Double {
         let (initial, frames) = BenchScene.scenes(size: size)
         let renderer = try SceneRenderer(size: size, theme: Theme())
+        let geometry = Theme().geometry
         renderer.render(initial, damage: nil)
         renderer.render(frames[frames.count / 2], damage: nil)
         renderer.render(initial, damage: nil)
         var area = 0.0
         var previous = initial
-        for scene in frames.prefix(count) {
-            let damage = Damage.between(previous, scene, geometry: Theme().geometry)
-            renderer.render(scene, damage: damage)
-            area += damage.rects.reduce(0) { $0 + $1.area }
-            previous = scene
+        around {
+            for scene in frames.prefix(count) {
+                let damage = Damage.between(previous, scene, geometry: geometry)
+                renderer.render(scene, damage: damage)
+                area += damage.rects.reduce(0) { $0 + $1.area }
+                previous = scene
+            }
         }
         return area
     }

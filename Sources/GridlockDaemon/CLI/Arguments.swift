@@ -74,6 +74,37 @@ public struct Arguments {
         number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
     }
 
+    /// Removes `--name`, `--name CHOICE` or `--name=CHOICE`, where CHOICE is one of `choices`:
+    /// nil when absent, `bare` when given alone. A word after a bare `--name` that is not a
+    /// choice stays for the others (a positional); `--name=` with another value is an error.
+    public mutating func optionalChoice(_ name: String, _ choices: [String], bare: String) throws(UsageError) -> String? {
+        var value: String?
+        var index = 0
+        while index < remaining.count {
+            let argument = remaining[index]
+            if argument == "--" { break }
+            if argument == name {
+                if index + 1 < remaining.count, choices.contains(remaining[index + 1]) {
+                    value = remaining[index + 1]
+                    remaining.removeSubrange(index...index + 1)
+                } else {
+                    value = bare
+                    remaining.remove(at: index)
+                }
+            } else if argument.hasPrefix(name + "=") {
+                let text = String(argument.dropFirst(name.count + 1))
+                guard choices.contains(text) else {
+                    throw UsageError(option: name, value: text, expected: "one of \(choices.joined(separator: ", "))", command: command)
+                }
+                value = text
+                remaining.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+        return value
+    }
+
     /// Removes `--name` and says whether it was there.
     public mutating func flag(_ name: String) -> Bool {
         var found = false
