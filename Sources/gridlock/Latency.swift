@@ -14,11 +14,14 @@ let latencyCommand = Command(
         frames were shown at vblank +1, +2, +3 or later (see docs/performance.md for the
         definition), the render, copy and flip-wait times of its frames, the age of what
         each flip showed at scan-out (age_p50_us, age_p99_us: the vblank less the newest
-        input drawn) and the missed deadlines (input read before the latch point yet shown
-        a vblank late). The object's keys are the line's, with '-' and '+' spelled '_' and
-        '_plus_', plus on_time, the fraction shown at vblank +1 of all input frames
-        (unmeasured ones included), and missed_deadline_rate, the missed deadlines over the
-        input frames read before the latch point.
+        input drawn), the missed deadlines (input read before the latch point yet shown
+        a vblank late) and the lag of the line's drawn tip behind the finger at each flip's
+        vblank (lag_p50_cpx, lag_p99_cpx in hundredths of a pixel, lag_frames measured,
+        lag_unmeasured those no later touch sample placed). The object's keys are the line's,
+        with '-' and '+' spelled '_' and '_plus_', plus on_time, the fraction shown at vblank
+        +1 of all input frames (unmeasured ones included), missed_deadline_rate, the missed
+        deadlines over the input frames read before the latch point, and lag_p50_px,
+        lag_p99_px, the lag in pixels.
         Exits 1 if no such line was found.
         """
 ) { arguments in
@@ -42,6 +45,11 @@ let latencyCommand = Command(
         fields.append(("on_time", .double(all == 0 ? 0 : Double(value["vblank+1"] ?? 0) / Double(all), decimals: 4)))
         let inTime = (value["inputs"] ?? 0) - (value["read-after-latch"] ?? 0)
         fields.append(("missed_deadline_rate", .double(inTime <= 0 ? 0 : Double(value["missed-deadline"] ?? 0) / Double(inTime), decimals: 4)))
+        for percentile in ["p50", "p99"] {
+            if let hundredths = value["lag-\(percentile)-cpx"] {
+                fields.append(("lag_\(percentile)_px", .double(Double(hundredths) / 100, decimals: 2)))
+            }
+        }
         printEscaped(JSONValue.object(fields))
     }
     return found > 0 ? 0 : 1

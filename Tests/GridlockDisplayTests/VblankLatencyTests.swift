@@ -27,6 +27,32 @@ struct VblankLatencyTests {
         #expect(report?.periodNanoseconds == 16_666_667)
     }
 
+    @Test("each flip's drawn tip is measured against the finger at its vblank, and logged")
+    func eachFlipsTipIsMeasuredAndLogged() throws {
+        var meter = VblankLatency()
+        // A finger moving right at 1 px/ms, read every 4 ms; each frame draws the sample it
+        // answers and lands at the next vblank.
+        var vblank = 1000.0
+        for t in stride(from: 990.0, through: 1100, by: 4) {
+            let sample = TipLagMeter.Sample(time: Self.ms(t), position: Point(x: t, y: 50))
+            meter.presented(
+                answering: [Self.ms(t)], render: .milliseconds(1), now: Self.ms(t + 1), queued: Self.ms(t + 1),
+                samples: [sample], tip: sample.position)
+            while vblank < t + 1 { vblank += 16.666667 }
+            _ = meter.flipCompleted(sequence: 60, vblank: Self.ms(vblank), period: Self.period)
+        }
+        let ended = meter.endStroke()
+        let report = try #require(ended)
+        #expect(report.lag.count > 20)
+        // The tip trails by the time from its sample to the vblank: up to a period and the 1 ms of drawing, at 1 px/ms.
+        #expect(report.lag.percentile(50) > 1 && report.lag.percentile(99) <= 18)
+        #expect(report.lag.percentile(50) <= report.lag.percentile(99))
+        let figures = try #require(VblankStrokeReport.figures(inLogLine: report.logLine))
+        let logged = Dictionary(figures.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        #expect(logged["lag-p50-cpx"] == Int((report.lag.percentile(50) * 100).rounded()))
+        #expect(logged["lag-frames"] == report.lag.count)
+    }
+
     @Test("an input frame read within the latch margin before a vblank is counted as read after the latch")
     func readAfterTheLatch() {
         var meter = VblankLatency()
@@ -53,7 +79,7 @@ struct VblankLatencyTests {
         #expect(report?.age.count == 4, "one age per flip, from its newest input")
         #expect(report?.age.percentile(50) == .microseconds(3100))
         #expect(report?.age.percentile(99) == .microseconds(9100))
-        #expect(report?.logLine.hasSuffix("missed-deadline=0 age-p50-us=3100 age-p99-us=9100") == true)
+        #expect(report?.logLine.contains("missed-deadline=0 age-p50-us=3100 age-p99-us=9100 lag-frames=0 ") == true)
     }
 
     @Test("an input read before the latch point but shown a vblank late is a missed deadline; one read after it is not")
@@ -122,7 +148,7 @@ struct VblankLatencyTests {
         #expect(figures?.first?.key == "inputs")
         #expect(figures?.first?.value == 120)
         #expect(figures?.first { $0.key == "vblank+2" }?.value == 2)
-        #expect(figures?.count == 19)
+        #expect(figures?.count == 23)
         #expect(VblankStrokeReport.figures(inLogLine: "stroke input-to-frame latency: worst 3 us") == nil)
     }
 }

@@ -260,7 +260,7 @@ public final class Daemon {
         while !pending.isEmpty {
             let (event, time) = pending.removeFirst()
             if case .touch(let touch) = event {
-                latency.noteInput(at: time)
+                latency.noteInput(touch, at: time)
                 if case .up = touch { strokeEnded = true }
                 if case .cancel = touch { strokeEnded = true }
             }
@@ -280,7 +280,11 @@ public final class Daemon {
         service.flush()
         let drawn = clock()
         let presented = service.framesPresented > presentedBefore
-        if presented { service.output.noteFrame(answering: latency.roundInputs, drawing: drawn.duration(since: drawStart)) }
+        if presented {
+            service.output.noteFrame(
+                answering: latency.roundInputs, samples: latency.roundSamples, tip: service.drawnTip,
+                drawing: drawn.duration(since: drawStart))
+        }
         // After the frame: a sound never delays what the finger sees.
         feedback.afterRound(now: now)
         latency.endRound(presented: presented, now: now)

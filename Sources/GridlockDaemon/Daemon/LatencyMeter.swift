@@ -7,19 +7,27 @@ struct LatencyMeter {
     /// The kernel times of the touch frames handled in this round (kept, not reallocated):
     /// the display matches them to the vblank that showed their frame.
     private(set) var roundInputs: [Instant] = []
+    /// Where the finger was at those times (downs and moves), for the lag at scan-out.
+    private(set) var roundSamples: [TipLagMeter.Sample] = []
     private var latestInput: Instant?
     private var measuredInput: Instant?
     private var strokeWorst: Duration = .zero
 
     mutating func beginRound() {
         roundInputs.removeAll(keepingCapacity: true)
+        roundSamples.removeAll(keepingCapacity: true)
         latestInput = nil
     }
 
     /// A touch handled in this round; `time` is its input frame's kernel time, if known.
-    mutating func noteInput(at time: Instant?) {
+    mutating func noteInput(_ touch: TouchEvent, at time: Instant?) {
         latestInput = time
-        if let time { roundInputs.append(time) }
+        guard let time else { return }
+        roundInputs.append(time)
+        switch touch {
+        case .down(let position), .move(let position): roundSamples.append(.init(time: time, position: position))
+        case .up, .cancel: break
+        }
     }
 
     /// After the round's frame: `presented` whether a frame went to the display, `now`

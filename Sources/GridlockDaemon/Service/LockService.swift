@@ -14,6 +14,8 @@ public final class LockService {
     /// Where failures are persisted; nil keeps them in memory (previews, enrollment, benchmarks).
     public let stateFile: StateFile?
     private var drawnScene: Scene?
+    /// Where the last frame drew the line's end (predicted or not), while a finger is down.
+    public var drawnTip: Point? { drawnScene?.finger }
     /// Frames presented so far (the first one marks start-up done).
     public private(set) var framesPresented = 0
     /// Called with each scene after it was presented (the demo picks key frames with it).

@@ -93,7 +93,9 @@ public final class DRMOutput: DisplayOutput {
         if presenter.add(damage) { try flush(buffer, whenDue: true) }
     }
 
-    public func noteFrame(answering inputs: [Instant], drawing: Duration) { presenter.noteFrame(answering: inputs, drawing: drawing) }
+    public func noteFrame(answering inputs: [Instant], samples: [TipLagMeter.Sample], tip: Point?, drawing: Duration) {
+        presenter.noteFrame(answering: inputs, samples: samples, tip: tip, drawing: drawing)
+    }
 
     public func endStroke() { presenter.endStroke() }
 

@@ -51,7 +51,9 @@ struct FlipTiming {
     /// Which flip the frame just presented rides: the one in flight if it was queued for
     /// it, the next one if it waits, none if a modeset or DirtyFB showed it at once.
     /// Its render time (the drawing less copy and commit) is a sample for the latch margin.
-    mutating func noteFrame(answering inputs: [Instant], drawing: Duration, on scanOut: ScanOut) {
+    mutating func noteFrame(
+        answering inputs: [Instant], samples: [TipLagMeter.Sample] = [], tip: Point? = nil, drawing: Duration, on scanOut: ScanOut
+    ) {
         guard scanOut.flips else { return }
         let render = drawing - copyDuringPresent - commitDuringPresent
         schedule.frameRendered(render)
@@ -64,7 +66,7 @@ struct FlipTiming {
         } else {
             return  // shown at once by a modeset, or not at all: no vblank to count
         }
-        latency.presented(answering: inputs, render: render, now: MonotonicClock.now(), queued: queued)
+        latency.presented(answering: inputs, render: render, now: MonotonicClock.now(), queued: queued, samples: samples, tip: tip)
     }
 
     mutating func endStroke() {

@@ -33,9 +33,9 @@ struct Presenter {
         return true
     }
 
-    mutating func noteFrame(answering inputs: [Instant], drawing: Duration) {
+    mutating func noteFrame(answering inputs: [Instant], samples: [TipLagMeter.Sample], tip: Point?, drawing: Duration) {
         guard let scanOut = lit?.scanOut else { return }
-        timing.noteFrame(answering: inputs, drawing: drawing, on: scanOut)
+        timing.noteFrame(answering: inputs, samples: samples, tip: tip, drawing: drawing, on: scanOut)
     }
 
     mutating func endStroke() { timing.endStroke() }

@@ -30,6 +30,8 @@ public struct VblankLatency: Sendable {
         var presented: Int64
         /// When the flip carrying its picture was requested; 0 while it waits for one.
         var queued: Int64
+        /// Where its frame drew the line's tip, if a finger was down.
+        var tip: Point?
     }
 
     /// Frames presented and not yet on screen; more than a few means a stuck display.
@@ -45,15 +47,22 @@ public struct VblankLatency: Sendable {
     private var historyCount = 0
     private var closing = false
     public private(set) var stroke = VblankStrokeReport()
+    private var lag = TipLagMeter()
 
     public init() {
-        pending = Array(repeating: Pending(input: 0, presented: 0, queued: 0), count: Self.capacity)
+        pending = Array(repeating: Pending(input: 0, presented: 0, queued: 0, tip: nil), count: Self.capacity)
         history = Array(repeating: Record(input: .zero, sequence: 0, vblank: .zero, vblanksAfter: 0, presented: .zero, queued: .zero), count: Self.historyCapacity)
     }
 
     /// A frame answering `inputs` was presented at `now`, after `render` of drawing;
     /// `queued` is when its flip was requested, or nil if it waits for the pending flip.
-    public mutating func presented<Inputs: Collection<Instant>>(answering inputs: Inputs, render: Duration, now: Instant, queued: Instant?) {
+    /// `samples` are the finger's positions read for it and `tip` where it drew the line's
+    /// end, for the lag at scan-out (`TipLagMeter`).
+    public mutating func presented<Inputs: Collection<Instant>>(
+        answering inputs: Inputs, render: Duration, now: Instant, queued: Instant?,
+        samples: [TipLagMeter.Sample] = [], tip: Point? = nil
+    ) {
+        for sample in samples { lag.sample(sample) }
         guard !inputs.isEmpty else { return }
         stroke.frames += 1
         stroke.render.add(render)
@@ -66,7 +75,7 @@ public struct VblankLatency: Sendable {
                 stroke.unmeasured += 1
             }
             pending[(head + count) % Self.capacity] = Pending(
-                input: input.nanoseconds, presented: now.nanoseconds, queued: queued?.nanoseconds ?? 0)
+                input: input.nanoseconds, presented: now.nanoseconds, queued: queued?.nanoseconds ?? 0, tip: tip)
             count += 1
         }
     }
@@ -91,8 +100,11 @@ public struct VblankLatency: Sendable {
         let p = max(period.nanoseconds, 1)
         stroke.periodNanoseconds = p
         var newest: Int64?
+        var shownTip: Point?
         while count > 0, pending[head].queued != 0 {
             let entry = pending[head]
+            // Entries come in the order they were presented: the last is the frame on the glass.
+            shownTip = entry.tip
             head = (head + 1) % Self.capacity
             count -= 1
             let elapsed = vblank.nanoseconds - entry.input
@@ -118,6 +130,7 @@ public struct VblankLatency: Sendable {
         }
         // What this flip put on the glass is as old as the newest input drawn in it.
         if let newest { stroke.age.add(.nanoseconds(vblank.nanoseconds - newest)) }
+        if newest != nil, let shownTip { lag.shown(tip: shownTip, at: vblank) }
         return finishIfDone()
     }
 
@@ -150,6 +163,7 @@ public struct VblankLatency: Sendable {
     private mutating func finishIfDone() -> VblankStrokeReport? {
         guard closing, count == 0 else { return nil }
         closing = false
+        (stroke.lag, stroke.lagUnmeasured) = lag.finish()
         defer { stroke = VblankStrokeReport() }
         return stroke.frames > 0 || stroke.inputs > 0 || stroke.unmeasured > 0 ? stroke : nil
     }
@@ -197,6 +211,10 @@ public struct VblankStrokeReport: Hashable, Sendable {
     /// Per flip during the stroke, the age of what it showed: its vblank's time less the
     /// kernel time of the newest input frame drawn in it.
     public var age = AgeHistogram()
+    /// Per flip during the stroke, how far the drawn tip was from the finger at its vblank
+    /// (`TipLagMeter`), and the flips that could not be measured (no sample after them).
+    public var lag = LagHistogram()
+    public var lagUnmeasured = 0
 
     public var inputs: Int { shown.reduce(0, +) }
 
@@ -216,7 +234,9 @@ public struct VblankStrokeReport: Hashable, Sendable {
             + "vblank+4-or-later=\(shown[3]) unmeasured=\(unmeasured) frames=\(frames) waited-for-flip=\(waitedForFlip) "
             + "period-us=\(periodNanoseconds / 1000) render-mean-us=\(us(render.mean)) render-max-us=\(us(render.max)) "
             + "copy-mean-us=\(us(copy.mean)) copy-max-us=\(us(copy.max)) flip-wait-max-us=\(us(flipWait)) late-flips=\(lateFlips) read-after-latch=\(readAfterLatch) "
-            + "missed-deadline=\(missedDeadline) age-p50-us=\(us(age.percentile(50))) age-p99-us=\(us(age.percentile(99)))"
+            + "missed-deadline=\(missedDeadline) age-p50-us=\(us(age.percentile(50))) age-p99-us=\(us(age.percentile(99))) "
+            + "lag-frames=\(lag.count) lag-unmeasured=\(lagUnmeasured) "
+            + "lag-p50-cpx=\(Int((lag.percentile(50) * 100).rounded())) lag-p99-cpx=\(Int((lag.percentile(99) * 100).rounded()))"
     }
 
     /// The prefix of `logLine`, by which a log line is recognised.

@@ -35,7 +35,7 @@ public protocol DisplayOutput: AnyObject {
     /// The frame just presented answers the input frames read at `inputs` (kernel
     /// CLOCK_MONOTONIC times) and took `drawing` to render and present. An output with a
     /// vblank clock records at which vblank each reached the screen (`VblankLatency`).
-    func noteFrame(answering inputs: [Instant], drawing: Duration)
+    func noteFrame(answering inputs: [Instant], samples: [TipLagMeter.Sample], tip: Point?, drawing: Duration)
     /// The finger lifted: an output that records latency reports the stroke once its last
     /// frame is on screen.
     func endStroke()
@@ -62,7 +62,11 @@ extension DisplayOutput {
     public func close() {}
     public var connectedDisplay: String? { nil }
     public var isShowingFrames: Bool { true }
-    public func noteFrame(answering inputs: [Instant], drawing: Duration) {}
+    public func noteFrame(answering inputs: [Instant], samples: [TipLagMeter.Sample], tip: Point?, drawing: Duration) {}
+    /// A frame without the finger's positions: no lag is measured for it.
+    public func noteFrame(answering inputs: [Instant], drawing: Duration) {
+        noteFrame(answering: inputs, samples: [], tip: nil, drawing: drawing)
+    }
     public func endStroke() {}
     public func displayTime(ofFramePresentedAt now: Instant) -> Instant? { nil }
 }
