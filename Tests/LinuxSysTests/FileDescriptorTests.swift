@@ -17,6 +17,11 @@ import Testing
         #expect(Array(buffer[0..<3]) == Array("abc".utf8))
 
         writeEnd.close()
+        // Another test's spawn may hold a copy of the write end until its child execs (the
+        // copy is close-on-exec): end of file comes once every copy is closed, which poll
+        // reports as a hang-up, so wait for that rather than for a moment.
+        var hangUp = pollfd(fd: readEnd.rawValue, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&hangUp, 1, 30_000) == 1)
         let end = try buffer.withUnsafeMutableBytes { try readEnd.read(into: $0) }
         #expect(end == 0)
     }
