@@ -97,28 +97,49 @@ public struct TipLagMeter: Sendable {
 /// Lags in bins of a quarter pixel from 0 to 256 px (longer ones in the last bin).
 public struct LagHistogram: Hashable, Sendable {
     static let binsPerPixel = 4.0
-    static let binCount = 1024
-    private var bins = [Int](repeating: 0, count: LagHistogram.binCount)
-    public private(set) var count = 0
+    private var bins = BinnedCounts(binCount: 1024)
+    public var count: Int { bins.count }
 
     public init() {}
 
     mutating func add(_ pixels: Double) {
-        let bin = Int(min(max(pixels, 0) * Self.binsPerPixel, Double(Self.binCount - 1)))
-        bins[bin] += 1
-        count += 1
+        bins.add(Int(min(max(pixels, 0) * Self.binsPerPixel, Double(bins.binCount - 1))))
     }
 
     /// The upper edge of the bin holding the `percent`th percentile (nearest rank), in
     /// pixels: never below the true figure by more than a quarter pixel; zero with no samples.
     public func percentile(_ percent: Int) -> Double {
+        Double(bins.percentileUpperEdge(percent)) / Self.binsPerPixel
+    }
+}
+
+/// Counts in equal bins from zero, fixed storage made once, for percentiles that cost
+/// nothing per sample: a stroke's frame ages, the drawn tip's lags.
+public struct BinnedCounts: Hashable, Sendable {
+    private var bins: [Int]
+    public private(set) var count = 0
+    public var binCount: Int { bins.count }
+
+    public init(binCount: Int) {
+        bins = [Int](repeating: 0, count: binCount)
+    }
+
+    /// One sample in bin `index`, clamped into the bins.
+    public mutating func add(_ index: Int) {
+        bins[min(max(index, 0), bins.count - 1)] += 1
+        count += 1
+    }
+
+    /// The upper edge, in bins, of the bin holding the `percent`th percentile (nearest
+    /// rank): the bin's index plus one; zero with no samples.
+    public func percentileUpperEdge(_ percent: Int) -> Int {
         guard count > 0 else { return 0 }
         let rank = max(1, (count * percent + 99) / 100)
         var seen = 0
         for (index, n) in bins.enumerated() {
             seen += n
-            if seen >= rank { return Double(index + 1) / Self.binsPerPixel }
+            if seen >= rank { return index + 1 }
         }
-        return Double(Self.binCount) / Self.binsPerPixel
+        return bins.count
     }
 }

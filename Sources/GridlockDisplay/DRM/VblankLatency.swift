@@ -260,28 +260,18 @@ public struct VblankStrokeReport: Hashable, Sendable {
 /// so that its percentiles cost fixed storage, made once per stroke, nothing per frame.
 public struct AgeHistogram: Hashable, Sendable {
     static let binNanoseconds: Int64 = 100_000
-    static let binCount = 1000
-    private var bins = [Int](repeating: 0, count: AgeHistogram.binCount)
-    public private(set) var count = 0
+    private var bins = BinnedCounts(binCount: 1000)
+    public var count: Int { bins.count }
 
     public init() {}
 
     mutating func add(_ age: Duration) {
-        let bin = Int(min(max(age.nanoseconds, 0) / Self.binNanoseconds, Int64(Self.binCount - 1)))
-        bins[bin] += 1
-        count += 1
+        bins.add(Int(min(max(age.nanoseconds, 0) / Self.binNanoseconds, Int64(bins.binCount - 1))))
     }
 
     /// The upper edge of the bin holding the `percent`th percentile (nearest rank), so the
     /// figure is never below the true one by more than the 100 µs bin; zero with no samples.
     public func percentile(_ percent: Int) -> Duration {
-        guard count > 0 else { return .zero }
-        let rank = max(1, (count * percent + 99) / 100)
-        var seen = 0
-        for (index, n) in bins.enumerated() {
-            seen += n
-            if seen >= rank { return .nanoseconds(Int64(index + 1) * Self.binNanoseconds) }
-        }
-        return .nanoseconds(Int64(Self.binCount) * Self.binNanoseconds)
+        .nanoseconds(Int64(bins.percentileUpperEdge(percent)) * Self.binNanoseconds)
     }
 }
