@@ -58,7 +58,7 @@ func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(Fuz
 public enum FuzzTargets {
     /// In the order `make fuzz` runs them.
     public static let all: [FuzzTarget] = [
-        evemu, touchPipeline, config, attemptFile, argon2Hash, patternText, messageTemplate, sessionMessage,
+        evemu, touchPipeline, config, attemptFile, argon2Hash, patternText, messageTemplate, sessionMessage, timeConversion,
     ]
 
     public static func named(_ name: String) -> FuzzTarget? {

@@ -255,7 +255,7 @@ private struct EvemuParser {
             micros = micros * 10 + Int64(digit)
         }
         guard seconds <= Int64.max / 1_000_000_000 - 1 else { return nil }
-        return Instant(nanoseconds: seconds * 1_000_000_000 + micros * 1_000)
+        return Instant(seconds: seconds, fraction: micros, perSecond: 1_000_000)
     }
 
     /// One to four hex digits, as `hex(_:digits: 4, ...)` reads them.
@@ -499,7 +499,7 @@ private struct EvemuParser {
         else {
             throw .malformedLine(location, problem: "time `\(field)` is not <seconds>.<six digits of microseconds>")
         }
-        return Instant(nanoseconds: seconds * 1_000_000_000 + micros * 1_000)
+        return Instant(seconds: seconds, fraction: micros, perSecond: 1_000_000)
     }
 
     // MARK: Fields

@@ -36,7 +36,7 @@ public enum InputEventBytes {
         }
         let seconds = get(Int64.self, 0), microseconds = get(Int64.self, 8)
         return InputEvent(
-            time: Instant(nanoseconds: seconds * 1_000_000_000 + microseconds * 1000),
+            time: Instant(seconds: seconds, fraction: microseconds, perSecond: 1_000_000),
             type: get(UInt16.self, 16), code: get(UInt16.self, 18), value: get(Int32.self, 20))
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import GridlockCore
 
 /// Permission bits (and, in `FileStatus.mode`, the file type bits) as the kernel keeps them.
 public typealias FileMode = mode_t
@@ -32,8 +33,7 @@ public struct FileStatus: Hashable, Sendable {
         deviceMajor = UInt32((device >> 8) & 0xFFF | (device >> 32) & ~0xFFF)
         identity = Identity(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-            changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
+            modified: FileTime(info.st_mtim), changed: FileTime(info.st_ctim))
     }
 
     /// Which file, and which version of it: equal identities before and after reading
@@ -42,11 +42,11 @@ public struct FileStatus: Hashable, Sendable {
         public var device: UInt64
         public var inode: UInt64
         public var size: Int64
-        public var modified: Int64
-        public var changed: Int64
+        public var modified: FileTime
+        public var changed: FileTime
     }
 
-    public private(set) var identity = Identity(device: 0, inode: 0, size: 0, modified: 0, changed: 0)
+    public private(set) var identity = Identity(device: 0, inode: 0, size: 0, modified: .epoch, changed: .epoch)
 
     /// Of an open file: what was opened, whatever the path names by now.
     public init(descriptor: FileDescriptor, path: String) throws(SystemCallError) {
@@ -86,6 +86,28 @@ public struct FileStatus: Hashable, Sendable {
     public var isWritableByGroup: Bool { mode & S_IWGRP != 0 }
     public var isWritableByOthers: Bool { mode & S_IWOTH != 0 }
     public var isReadableByOthers: Bool { mode & S_IROTH != 0 }
+}
+
+/// A file's time stamp exactly as the kernel keeps it: whole seconds and nanoseconds apart,
+/// so any stamp a file can carry (`touch -d 2300-01-01`, `touch -d 1900-01-01`) is held and
+/// compared without converting, and converting saturates (`nanosecondsSinceEpoch`).
+public struct FileTime: Hashable, Comparable, Sendable {
+    public var seconds: Int64
+    public var nanoseconds: Int64
+
+    public init(seconds: Int64, nanoseconds: Int64) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+
+    init(_ spec: timespec) { self.init(seconds: Int64(spec.tv_sec), nanoseconds: Int64(spec.tv_nsec)) }
+
+    public static let epoch = FileTime(seconds: 0, nanoseconds: 0)
+
+    /// Saturates at the ends of `Int64` for stamps before 1677 or after 2262.
+    public var nanosecondsSinceEpoch: Int64 { Nanoseconds.from(seconds: seconds, fraction: nanoseconds) }
+
+    public static func < (a: FileTime, b: FileTime) -> Bool { (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds) }
 }
 
 public enum ProcessIdentity {

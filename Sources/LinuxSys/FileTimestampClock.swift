@@ -1,4 +1,5 @@
 import Glibc
+import GridlockCore
 
 /// The clock file systems stamp a file's changes with (st_ctime): the kernel's coarse
 /// real-time clock, which moves in ticks of a few milliseconds. Two changes in one tick
@@ -6,11 +7,12 @@ import Glibc
 /// unchanged by its stamps alone; whoever must not read a file mid-write waits until
 /// the stamps it saw are a tick in the past.
 public enum FileTimestampClock {
-    /// Nanoseconds since the epoch, as a change made now would be stamped.
+    /// Nanoseconds since the epoch, as a change made now would be stamped; a clock set past
+    /// 2262-04-11 reads as `Int64.max` (and before 1677 as `Int64.min`), never a trap.
     public static func now() -> Int64 {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME_COARSE, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+        return Nanoseconds.from(seconds: Int64(spec.tv_sec), fraction: Int64(spec.tv_nsec))
     }
 
     /// The precise real-time clock: a file system with fine-grained stamps (multigrain
@@ -18,22 +20,22 @@ public enum FileTimestampClock {
     public static func preciseNow() -> Int64 {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+        return Nanoseconds.from(seconds: Int64(spec.tv_sec), fraction: Int64(spec.tv_nsec))
     }
 
     /// One tick, in nanoseconds (4 ms with Debian's HZ=250).
     public static let tick: Int64 = {
         var spec = timespec()
         guard clock_getres(CLOCK_REALTIME_COARSE, &spec) == 0 else { return 10_000_000 }
-        return max(Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec), 1)
+        return max(Nanoseconds.from(seconds: Int64(spec.tv_sec), fraction: Int64(spec.tv_nsec)), 1)
     }()
 
     /// Returns once the clock reads later than `stamp`: at most `limit` later, so a clock
     /// stepped back by hours (a panel without an RTC setting its time) delays nothing.
     public static func wait(past stamp: Int64, limit: Int64 = 3 * tick) {
-        let deadline = min(stamp, now() + limit)
+        let deadline = min(stamp, Nanoseconds.sum(now(), limit))
         while true {
-            let left = deadline - now()
+            let left = Nanoseconds.difference(deadline, now())
             guard left >= 0 else { return }
             // The one sleep of gridlock outside its loop: a few milliseconds, only right
             // after a configuration file changed (see ConfigVerdict.check).

@@ -11,7 +11,7 @@ public enum MonotonicClock {
         var spec = timespec()
         // Cannot fail for CLOCK_MONOTONIC with a valid pointer.
         clock_gettime(id, &spec)
-        return Instant(nanoseconds: Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
+        return Instant(seconds: Int64(spec.tv_sec), fraction: Int64(spec.tv_nsec))
     }
 
     /// Sleeps until the clock reads `instant` (at once if it already does). For tools that

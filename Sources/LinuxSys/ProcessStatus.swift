@@ -1,4 +1,5 @@
 import Glibc
+import GridlockCore
 
 /// Figures the kernel keeps about this process (from /proc/self/status and its clocks).
 public enum ProcessStatus {
@@ -39,6 +40,6 @@ public enum ProcessStatus {
         var spec = timespec()
         // Cannot fail for CLOCK_PROCESS_CPUTIME_ID with a valid pointer.
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+        return Nanoseconds.from(seconds: Int64(spec.tv_sec), fraction: Int64(spec.tv_nsec))
     }
 }

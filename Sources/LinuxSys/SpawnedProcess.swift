@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import GridlockCore
 
 /// A child started with `posix_spawn`, never through a shell, in its own process group
 /// so a timeout can stop everything it started. Owns the read end of its output pipe.
@@ -189,10 +190,10 @@ public final class SpawnedProcess {
             if slice.isEmpty { break }
             output += slice
         }
-        func nanoseconds(_ time: timeval) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_usec) * 1000 }
+        func nanoseconds(_ time: timeval) -> Int64 { Nanoseconds.from(seconds: Int64(time.tv_sec), fraction: Int64(time.tv_usec), perSecond: 1_000_000) }
         return (
             exit,
-            ResourceUsage(maximumResidentKiB: usage.ru_maxrss, cpuNanoseconds: nanoseconds(usage.ru_utime) + nanoseconds(usage.ru_stime)),
+            ResourceUsage(maximumResidentKiB: usage.ru_maxrss, cpuNanoseconds: Nanoseconds.sum(nanoseconds(usage.ru_utime), nanoseconds(usage.ru_stime))),
             output
         )
     }

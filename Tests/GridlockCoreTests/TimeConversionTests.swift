@@ -118,3 +118,47 @@ import Testing
         #expect(Instant.milliseconds(-1500) == Instant(nanoseconds: -1_500_000_000))
     }
 }
+
+/// `Nanoseconds`: every conversion of a reading to nanoseconds saturates, none traps.
+@Suite struct NanosecondsTests {
+    @Test("seconds and a fraction convert exactly where they fit and saturate at both ends of Int64")
+    func timespecsSaturate() {
+        #expect(Nanoseconds.from(seconds: 1, fraction: 5) == 1_000_000_005)
+        #expect(Nanoseconds.from(seconds: 2, fraction: 3, perSecond: 1_000_000) == 2_000_003_000)
+        #expect(Nanoseconds.from(seconds: -1, fraction: 999_999_999) == -1)
+        // 2262-04-11T23:47:16.854775807Z is the last nanosecond Int64 holds.
+        #expect(Nanoseconds.from(seconds: 9_223_372_036, fraction: 854_775_807) == .max)
+        #expect(Nanoseconds.from(seconds: 9_223_372_036, fraction: 854_775_808) == .max)
+        #expect(Nanoseconds.from(seconds: 10_413_792_000, fraction: 0) == .max)
+        #expect(Nanoseconds.from(seconds: -10_413_792_000, fraction: 0) == .min)
+        #expect(Nanoseconds.from(seconds: .max, fraction: .max, perSecond: 1_000_000) == .max)
+        #expect(Nanoseconds.from(seconds: .min, fraction: .min) == .min)
+        #expect(Instant(seconds: .max, fraction: 0) == Instant(nanoseconds: .max))
+    }
+
+    @Test("seconds as a Double round to the nearest nanosecond; NaN is zero and anything beyond Int64 saturates")
+    func doublesSaturate() {
+        #expect(Nanoseconds.from(seconds: 0.5) == 500_000_000)
+        #expect(Nanoseconds.from(seconds: -1.25) == -1_250_000_000)
+        #expect(Nanoseconds.from(seconds: .nan) == 0)
+        #expect(Nanoseconds.from(seconds: .infinity) == .max)
+        #expect(Nanoseconds.from(seconds: -.infinity) == .min)
+        #expect(Nanoseconds.from(seconds: 9.3e9) == .max)
+        #expect(Nanoseconds.from(seconds: -9.3e9) == .min)
+        #expect(Duration.saturating(seconds: 1e300) == .nanoseconds(Int64.max))
+    }
+
+    @Test("sums, differences and products saturate in the direction they overflow")
+    func arithmeticSaturates() {
+        #expect(Nanoseconds.sum(.max, 1) == .max)
+        #expect(Nanoseconds.sum(.min, -1) == .min)
+        #expect(Nanoseconds.sum(.max, .min) == -1)
+        #expect(Nanoseconds.difference(.min, 1) == .min)
+        #expect(Nanoseconds.difference(.max, -1) == .max)
+        #expect(Nanoseconds.difference(0, .min) == .max)
+        #expect(Nanoseconds.product(.max, 2) == .max)
+        #expect(Nanoseconds.product(.min, 2) == .min)
+        #expect(Nanoseconds.product(.min, -1) == .max)
+        #expect(Nanoseconds.product(-3, 1_000_000_000) == -3_000_000_000)
+    }
+}

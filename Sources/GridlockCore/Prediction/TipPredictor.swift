@@ -117,7 +117,7 @@ public struct TipPredictor: Sendable {
 
     private var pause: Duration? {
         guard let interval else { return nil }
-        let scaled = Duration.nanoseconds(Int64(interval * tuning.pauseFactor * 1e9))
+        let scaled = Duration.saturating(seconds: interval * tuning.pauseFactor)
         return min(max(scaled, tuning.pauseBounds.lowerBound), tuning.pauseBounds.upperBound)
     }
 

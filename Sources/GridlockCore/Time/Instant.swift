@@ -8,13 +8,8 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     public static let zero = Instant(nanoseconds: 0)
 
     /// Saturate like `+`: an absurd reading clamps to the ends of time instead of trapping.
-    public static func milliseconds(_ ms: Int64) -> Instant { Instant(nanoseconds: saturated(ms, times: 1_000_000)) }
-    public static func seconds(_ s: Int64) -> Instant { Instant(nanoseconds: saturated(s, times: 1_000_000_000)) }
-
-    private static func saturated(_ value: Int64, times factor: Int64) -> Int64 {
-        let (product, overflow) = value.multipliedReportingOverflow(by: factor)
-        return overflow ? (value < 0 ? .min : .max) : product
-    }
+    public static func milliseconds(_ ms: Int64) -> Instant { Instant(nanoseconds: Nanoseconds.product(ms, 1_000_000)) }
+    public static func seconds(_ s: Int64) -> Instant { Instant(nanoseconds: Nanoseconds.product(s, 1_000_000_000)) }
 
     public static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
 

@@ -66,7 +66,7 @@ public struct Arguments {
                 expected: "a number of seconds from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))",
                 command: command)
         }
-        return .nanoseconds(Int64((value * 1e9).rounded()))
+        return .saturating(seconds: value)
     }
 
     /// `60`, not `60.0`; `0.001` as it is.

@@ -54,10 +54,10 @@ public enum ConfigVerdict {
             afterEachRead()
             let after = snapshot(path, standIn: standIn)
             guard after == before, stillHold(check.contents) else { continue }
-            if let recent = recentChange(after.values.map(\.changed), readBegan: began, now: FileTimestampClock.preciseNow()) {
+            if let recent = recentChange(after.values.map(\.changed.nanosecondsSinceEpoch), readBegan: began, now: FileTimestampClock.preciseNow()) {
                 // Two reads that agree may both have fallen between a truncate and a
                 // write stamped alike: read again once that change is old enough.
-                FileTimestampClock.wait(past: recent + settlingWindow)
+                FileTimestampClock.wait(past: Nanoseconds.sum(recent, settlingWindow))
                 continue
             }
             // The named files are looked at once the text holds: a value refused there names nothing.
@@ -93,9 +93,12 @@ public enum ConfigVerdict {
     /// The latest change stamp (st_ctime of a file or of the drop-in folder) within
     /// `settlingWindow` before the read began, or after it; nil when every file had been
     /// left alone longer. A stamp far in the future (the clock set back since: a panel
-    /// without an RTC) is no change in progress.
+    /// without an RTC, or a file stamped in 2300) is no change in progress; every sum
+    /// saturates, so stamps and clocks at the ends of `Int64` are judged, never a trap.
     static func recentChange(_ stamps: [Int64], readBegan began: Int64, now: Int64) -> Int64? {
-        stamps.filter { $0 > began - settlingWindow && $0 <= now + FileTimestampClock.tick }.max()
+        let earliest = Nanoseconds.difference(began, settlingWindow)
+        let latest = Nanoseconds.sum(now, FileTimestampClock.tick)
+        return stamps.filter { $0 > earliest && $0 <= latest }.max()
     }
 
     /// Whether every file still holds what was read from it.

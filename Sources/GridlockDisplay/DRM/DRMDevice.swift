@@ -333,7 +333,7 @@ final class DRMDevice: KMSDevice {
     /// The event's timestamp is CLOCK_MONOTONIC, as evdev's (DRM_CAP_TIMESTAMP_MONOTONIC,
     /// the kernel's only choice since 3.x).
     var lastFlipEvent: (sequence: UInt32, time: Instant) {
-        (flipRecord.pointee.sequence, Instant(nanoseconds: Int64(flipRecord.pointee.microseconds) * 1000))
+        (flipRecord.pointee.sequence, Instant(seconds: 0, fraction: Int64(clamping: flipRecord.pointee.microseconds), perSecond: 1_000_000))
     }
 
     /// Reads queued DRM events (flip completions). Nothing queued is not an error.
