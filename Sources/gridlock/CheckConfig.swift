@@ -19,7 +19,9 @@ let checkConfigCommand = Command(
         and reset-lockout refuse what this refuses; hash, render, replay, demo, devices and
         patterns, which only read a configuration, check all but the owners and modes.
         With a [session] section, an OK is followed by the session socket, its mode and
-        the uids and group it lets in.
+        the uids and group it lets in. A state file that is damaged, lost, put back older
+        or not vouched for by its witness is a warning (gridlockd starts with it, locked
+        out), and so are limited patterns whose uses are unknown.
         Exit status: 0 when gridlockd would start with it, 78 (EX_CONFIG) when it would not.
         """
 ) { arguments in
@@ -38,6 +40,16 @@ let checkConfigCommand = Command(
             let session = config.session
             let users = session.allowUsers.map(String.init).joined(separator: ",")
             printEscaped("session socket \(session.socket) (mode \(String(session.socketMode, radix: 8))): uids \(users.isEmpty ? "none" : users), group \(session.allowGroup.map(String.init) ?? "none")")
+        }
+        // Not the config's fault, so no refusal: gridlockd starts with it, locked out.
+        let state = config.lockout.stateFile
+        let restored = StateFile.inspect(state, schedule: config.lockout.schedule, patterns: config.patterns)
+        for note in restored.notes { printError("warning: \(note)") }
+        if let damage = restored.damage, !restored.accessDenied {
+            printError("warning: attempt state \(state) \(damage); gridlockd will start locked out as after repeated failures")
+        }
+        if !restored.usesUnknown.isEmpty {
+            printError("warning: the uses of \(restored.usesUnknown.joined(separator: ", ")) are unknown: they stay shut until gridlock reset-lockout --uses NAME")
         }
         return 0
     }

@@ -433,6 +433,9 @@ extension AttemptStoreTests {
         let old = file(body)
         #expect(old.count == 65_506)
         try AtomicFile.write(old, to: path, mode: 0o600)
+        // Witnessed at generation 0 (the witness came with version 3): a version 2 file with
+        // no witness at all is an older gridlockd's, whose uses cannot be vouched for.
+        try StateWitness(generation: 0, failures: 0).save(to: StateWitness.path(beside: path), durable: false)
 
         var door = PatternEntry(name: "door", hash: Self.doorHash, source: SourceLocation(file: "test", line: 1))
         door.limits = PatternLimits(uses: 2)

@@ -160,18 +160,74 @@ import Testing
         expectClosed(open(), "is an older copy (generation 1, gridlockd last wrote 3)")
     }
 
-    @Test("a witness that cannot be read: the file is taken as it is, and said so")
-    func anUnreadableWitnessIsANote() throws {
+    /// Every way the witness beside a file can fail to vouch for it.
+    enum BrokenWitness: String, CaseIterable, Sendable {
+        case missing = "missing"
+        case garbage = "garbage"
+        case empty = "empty"
+        case cutShort = "cut short"
+        case directory = "a directory"
+        case fifo = "a FIFO"
+        case linkToZero = "a link to /dev/zero"
+        case oneMebibyte = "1 MiB"
+    }
+
+    func breakWitness(_ broken: BrokenWitness) throws {
+        let intact = try #require(try AtomicFile.read(witness))
+        try #require(unlink(witness) == 0)
+        switch broken {
+        case .missing: break
+        case .garbage: try AtomicFile.write(Array("scribbled".utf8), to: witness, mode: 0o600)
+        case .empty: try AtomicFile.write([], to: witness, mode: 0o600)
+        case .cutShort: try AtomicFile.write(Array(intact.prefix(intact.count - 5)), to: witness, mode: 0o600)
+        case .directory: try #require(mkdir(witness, 0o700) == 0)
+        case .fifo: try #require(mkfifo(witness, 0o600) == 0)
+        case .linkToZero: try #require(symlink("/dev/zero", witness) == 0)
+        case .oneMebibyte: try AtomicFile.write([UInt8](repeating: 0x41, count: 1 << 20), to: witness, mode: 0o600)
+        }
+    }
+
+    @Test("an older copy put back beside a missing or broken witness is damage: a lockout, and the used-up pattern stays shut",
+          arguments: BrokenWitness.allCases)
+    func anOlderCopyBesideABrokenWitnessIsDamage(_ broken: BrokenWitness) throws {
+        defer { removeDirectory(directory) }
+        let running = StateFile.open(path, schedule: .android, patterns: Self.patterns)
+        try running.save(attempts: AttemptState(failures: 1))
+        let beforeTheUse = try #require(try AtomicFile.read(path))
+        try running.saveUse(of: "visitor", hash: Self.visitorHash, at: 1_764_547_200)
+        try running.save(attempts: .clean)
+        try AtomicFile.write(beforeTheUse, to: path, mode: 0o600)
+        try breakWitness(broken)
+        let found = StateFile.inspect(path, schedule: .android, patterns: Self.patterns)
+        #expect(found.damage?.hasPrefix("cannot be vouched for: its witness \(witness) is ") == true, "\(broken.rawValue): \(found.damage ?? "none")")
+        #expect(found.usesUnknown == ["visitor"])
+        expectClosed(open(), "cannot be vouched for")
+        // Opening wrote the lockout and a good witness (where a file can take the witness's
+        // place; a directory there stays, and so does the damage): the next start holds it.
+        let again = open()
+        #expect((again.damage == nil) == (broken != .directory), "\(again.damage ?? "none")")
+        #expect(again.saved.attempts == AttemptState(failures: 5, lockoutPending: true))
+        #expect(again.saved.uses(of: "visitor", hash: Self.visitorHash) == nil)
+    }
+
+    @Test("the latest file beside a broken witness cannot be told from an older one either: the same lockout",
+          arguments: [BrokenWitness.missing, .garbage, .directory])
+    func theLatestFileBesideABrokenWitnessIsDamageToo(_ broken: BrokenWitness) throws {
         defer { removeDirectory(directory) }
         _ = try panelThatHasRun()
-        try AtomicFile.write(Array("scribbled".utf8), to: witness, mode: 0o600)
+        try breakWitness(broken)
+        expectClosed(open(), "cannot be vouched for", failures: 5)
+    }
+
+    @Test("a version 2 file with no witness (an older gridlockd's, never witnessed) keeps its count, and its uses are unknown")
+    func anUnwitnessedVersionTwoFileForgetsItsUses() throws {
+        defer { removeDirectory(directory) }
+        let body = Array("gridlock-attempts 2\nfailures=2\nlockout=0\npattern visitor uses=0 hash=\(AttemptFileFormat.hex(PatternUse.tag(of: Self.visitorHash))) last=-\n".utf8)
+        try AtomicFile.write(body + Array("crc32=\(AttemptFileFormat.hex(CRC32.checksum(body)))\n".utf8), to: path, mode: 0o600)
         let found = StateFile.inspect(path, schedule: .android, patterns: Self.patterns)
-        #expect(found.damage == nil)
-        #expect(found.saved.uses(of: "visitor", hash: Self.visitorHash) == 1)
-        #expect(found.notes.count == 1 && found.notes[0].contains("unreadable"))
-        // But that gridlockd ran here, it still says.
-        try #require(unlink(path) == 0)
-        #expect(StateFile.inspect(path, schedule: .android, patterns: Self.patterns).damage?.hasPrefix("is missing") == true)
+        try #require(found.damage == nil, "\(found.damage ?? "")")
+        #expect(found.saved.attempts == AttemptState(failures: 2))
+        #expect(found.usesUnknown == ["visitor"])
     }
 
     // MARK: While it runs (SIGHUP)

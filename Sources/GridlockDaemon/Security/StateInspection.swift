@@ -42,12 +42,7 @@ extension StateFile {
         var notes: [String] = []
         var witness: StateWitness?
         let witnessLoad = StateWitness.load(from: witnessPath)
-        switch witnessLoad {
-        case .absent: break
-        case .present(let found): witness = found
-        case .unreadable(let reason):
-            notes.append("the state witness \(witnessPath) is unreadable (\(reason)); an older copy of \(path) would go unnoticed this once")
-        }
+        if case .present(let found) = witnessLoad { witness = found }
         var accessDenied = false
         func restored(_ saved: SavedState, damage: String?, fromFile: Bool) -> RestoredState {
             let kept = patterns.map { saved.keeping(only: $0) } ?? saved
@@ -65,11 +60,27 @@ extension StateFile {
             if witnessLoad == .absent { return restored(.clean, damage: nil, fromFile: false) }
             damage = "is missing, though gridlockd wrote it before (\(witnessPath) says so)"
         case .loaded(let state):
-            guard let witness, state.generation < witness.generation else { return restored(state, damage: nil, fromFile: true) }
-            damage = "is an older copy (generation \(state.generation), gridlockd last wrote \(witness.generation))"
+            switch witnessLoad {
+            case .present(let witness):
+                guard state.generation < witness.generation else { return restored(state, damage: nil, fromFile: true) }
+                damage = "is an older copy (generation \(state.generation), gridlockd last wrote \(witness.generation))"
+            case .unreadable(let reason):
+                // The one record that could tell an older copy from the latest is gone:
+                // the file cannot be trusted to be the latest.
+                damage = "cannot be vouched for: its witness \(witnessPath) is unreadable (\(reason)), so an older copy could not be told from the latest"
+            case .absent where state.generation > 0:
+                // Generation 1 and later were written by a gridlockd that writes the witness
+                // right after: without one, the witness was removed.
+                damage = "cannot be vouched for: its witness \(witnessPath) is missing, though gridlockd writes one after every write of generation \(state.generation)"
+            case .absent:
+                // An older gridlockd's file (version 1 or 2, generation 0), never witnessed:
+                // its count holds, but its uses cannot be told from an old copy's.
+                return restored(state.losingUses(), damage: nil, fromFile: true)
+            }
             older = state
         case .corrupt(let reason):
             damage = "is corrupt (\(reason))"
+            if case .unreadable(let reason) = witnessLoad { notes.append("its witness \(witnessPath) is unreadable too (\(reason))") }
         case .unreadable(let error):
             damage = "is unreadable (\(error.reason))"
             accessDenied = error.errno == .permissionDenied || error.errno == .notPermitted
