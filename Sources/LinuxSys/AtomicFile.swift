@@ -86,7 +86,13 @@ public enum AtomicFile {
     /// `regularFileContents` opens it, whose whole must be at most `limit` bytes: for a
     /// check that needs only a header.
     public static func regularFileStart(of path: String, count: Int, limit: Int) throws(BoundedReadError) -> [UInt8] {
-        let (file, _) = try RegularFile.open(path, limit: limit)
+        try regularFileHead(of: path, count: count, limit: limit).start
+    }
+
+    /// `regularFileStart` and the whole file's size in bytes, from one open: for a check
+    /// that bounds a file's bytes by what its header says before reading the rest.
+    public static func regularFileHead(of path: String, count: Int, limit: Int) throws(BoundedReadError) -> (start: [UInt8], size: Int) {
+        let (file, status) = try RegularFile.open(path, limit: limit)
         defer { file.close() }
         var start = [UInt8](repeating: 0, count: count)
         var filled = 0
@@ -98,7 +104,7 @@ public enum AtomicFile {
             if read == 0 { break }
             filled += read
         }
-        return Array(start[..<filled])
+        return (Array(start[..<filled]), status.size)
     }
 
     static func directory(of path: String) -> String {

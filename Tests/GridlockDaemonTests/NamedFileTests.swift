@@ -189,3 +189,88 @@ import Testing
         ])
     }
 }
+
+/// Theme image files bounded in bytes before they are read: each by what its header says it
+/// needs, all together by `ThemeImageBudget.bytes`.
+@Suite struct ThemeImageByteBudgetTests {
+    /// A PNG head claiming `width`x`height` (RGBA at `bitDepth`), then an ancillary chunk
+    /// announcing `padding` bytes: the file is made that long without writing them (sparse),
+    /// since the budget refuses it from its size before anything past the header is read.
+    static func padded(_ path: String, width: UInt32, height: UInt32, bitDepth: UInt8 = 8, to size: Int) throws {
+        func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        let ihdr = Array("IHDR".utf8) + bigEndian(width) + bigEndian(height) + [bitDepth, 6, 0, 0, 0]
+        let head = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + ihdr + bigEndian(CRC32.checksum(ihdr))
+            + bigEndian(UInt32(size - 33 - 12)) + Array("grLk".utf8)
+        try Data(head).write(to: URL(fileURLWithPath: path))
+        try #require(truncate(path, off_t(size)) == 0)
+    }
+
+    func verdict(_ lines: [String], in folder: String) throws -> [String] {
+        let config = "\(folder)/gridlock.conf"
+        try (["[theme]"] + lines).joined(separator: "\n").appending("\n").write(toFile: config, atomically: true, encoding: .utf8)
+        chmod(config, 0o600)
+        return ConfigVerdict.check(path: config).check.diagnostics.map(\.description)
+    }
+
+    @Test("a 64x64 PNG padded to 63 MiB with an ancillary chunk is refused at its line, in every image key, from its size")
+    func aPaddedSmallImageIsRefusedUnread() throws {
+        let folder = try ConfigFixtures.scratch([:])
+        defer { ConfigFixtures.remove(folder) }
+        let keys = ConfigSchema.theme.keys.filter { $0.namedFile == .themeImage }.map(\.name)
+        #expect(keys.count == 5)
+        for key in keys { try Self.padded("\(folder)/\(key).png", width: 64, height: 64, to: 63 << 20) }
+        let found = try verdict(keys.map { "\($0)=\($0).png" }, in: folder)
+        let allowed = 64 * (1 + 64 * 4) + 64 * (1 + 64 * 4) / 16 + (2 << 20)
+        #expect(found == keys.enumerated().map { index, key in
+            "\(folder)/gridlock.conf:\(index + 2): [theme] \(key): cannot use '\(folder)/\(key).png': the file is 66060288 bytes, more than the \(allowed) a 64x64 PNG may take (its image data uncompressed, and 2097152 bytes of metadata)"
+        })
+    }
+
+    @Test("a file beyond the hard limit of 64 MiB is refused without its header being believed")
+    func aHugeFileIsRefusedByTheHardLimit() throws {
+        let folder = try ConfigFixtures.scratch([:])
+        defer { ConfigFixtures.remove(folder) }
+        try Self.padded("\(folder)/huge.png", width: 2048, height: 2048, bitDepth: 16, to: (64 << 20) + 1)
+        #expect(try verdict(["background-image=huge.png"], in: folder) == [
+            "\(folder)/gridlock.conf:2: [theme] background-image: cannot use '\(folder)/huge.png': the file is larger than 67108864 bytes, the most a theme image may take"
+        ])
+    }
+
+    @Test("files each within their own bound but over 24 MiB together: the one that goes over is refused at its line")
+    func theByteBudgetSpansEveryImageKey() throws {
+        let folder = try ConfigFixtures.scratch([:])
+        defer { ConfigFixtures.remove(folder) }
+        // 1448x1448 at 16 bits: two of them are within the pixel budget, and each may take
+        // about 19 MiB; 13 MiB each is 26 MiB together.
+        try Self.padded("\(folder)/a.png", width: 1448, height: 1448, bitDepth: 16, to: 13 << 20)
+        try Self.padded("\(folder)/b.png", width: 1448, height: 1448, bitDepth: 16, to: 13 << 20)
+        // Summed in the schema's order of the keys: node-image, then background-image.
+        #expect(try verdict(["node-image=a.png", "background-image=b.png"], in: folder) == [
+            "\(folder)/gridlock.conf:3: [theme] background-image: cannot use '\(folder)/b.png': the file is 13631488 bytes and brings the theme's image files to 27262976; together they may take at most 25165824 bytes (24 MiB)"
+        ])
+    }
+
+    @Test("an image at its own bound passes: an incompressible image with 2 MiB of metadata is what the bound allows")
+    func anImageAtItsBoundPasses() throws {
+        let folder = try ConfigFixtures.scratch([:])
+        defer { ConfigFixtures.remove(folder) }
+        let buffer = try ShadowBuffer(width: 16, height: 16)
+        try PNGFile.write(buffer, to: "\(folder)/plain.png")
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: "\(folder)/plain.png")))
+        // A private ancillary chunk of metadata after IHDR, to the bound exactly. The writer
+        // makes RGB (colour type 2) or RGB with alpha (6).
+        let channels = bytes[25] == 6 ? 4 : 3
+        let data = 16 * (1 + 16 * channels)
+        let bound = data + data / 16 + (2 << 20)
+        let padding = bound - bytes.count - 12
+        func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        let chunk = Array("grLk".utf8) + [UInt8](repeating: 0x20, count: padding)
+        bytes.insert(contentsOf: bigEndian(UInt32(padding)) + chunk + bigEndian(CRC32.checksum(chunk)), at: 33)
+        try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/bound.png"))
+        #expect(try verdict(["node-image=bound.png"], in: folder).isEmpty)
+        bytes.insert(0x20, at: 33 + 8 + 10)
+        try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/over.png"))
+        let over = try verdict(["node-image=over.png"], in: folder)
+        #expect(over.count == 1 && over[0].contains("more than the \(bound) a 16x16 PNG may take"), "\(over)")
+    }
+}

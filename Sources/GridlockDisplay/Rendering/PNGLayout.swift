@@ -34,7 +34,7 @@ struct PNGLayout: Hashable, Sendable {
     static let largestValue = Int(Int32.max)
 
     /// Bit depths allowed for each colour type (PNG specification, table 11.1).
-    private static let depths: [Int: (name: String, depths: [Int], channels: Int)] = [
+    fileprivate static let depths: [Int: (name: String, depths: [Int], channels: Int)] = [
         0: ("greyscale", [1, 2, 4, 8, 16], 1),
         2: ("RGB", [8, 16], 3),
         3: ("palette", [1, 2, 4, 8], 1),
@@ -143,8 +143,16 @@ struct PNGLayout: Hashable, Sendable {
     var pixels: Int { width * height }
 
     /// The rows of filtered scanlines the image data must inflate to: one pass, or Adam7's seven.
+    var passes: [(rows: Int, rowBytes: Int)] { header.passes }
+}
+
+extension PNGLayout.Header {
+    /// The bytes of filtered scanlines the image data inflates to: what the image data of
+    /// an image that does not compress at all takes, give or take zlib's few bytes a block.
+    var filteredBytes: Int { passes.reduce(0) { $0 + $1.rows * $1.rowBytes } }
+
     var passes: [(rows: Int, rowBytes: Int)] {
-        let bitsPerPixel = Self.depths[header.colourType]!.channels * header.bitDepth
+        let bitsPerPixel = PNGLayout.depths[colourType]!.channels * bitDepth
         func pass(_ width: Int, _ height: Int) -> (rows: Int, rowBytes: Int) {
             // A pass with no columns has no rows either, not even their filter bytes.
             width == 0 || height == 0 ? (0, 0) : (height, 1 + (width * bitsPerPixel + 7) / 8)
@@ -153,7 +161,9 @@ struct PNGLayout: Hashable, Sendable {
         let adam7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
         return adam7.map { x, y, dx, dy in pass((width - x + dx - 1) / dx, (height - y + dy - 1) / dy) }
     }
+}
 
+extension PNGLayout {
     /// Inflates the image data (a piece at a time, never all of it at once) far enough to
     /// know that it holds every row, each with a filter type that exists. Whatever follows
     /// the last row is not inflated: a decoder ignores it too. Run when the decoder has

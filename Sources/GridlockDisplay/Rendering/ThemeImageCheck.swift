@@ -9,30 +9,49 @@ struct ThemeImageFile {
     let bytes: [UInt8]
     let layout: PNGLayout
 
-    init(path: String) throws(ThemeImageProblem) {
+    /// Reads a file whose head (`Head`) passed: at most the bytes its header allows, and
+    /// its header must still be the one the head had.
+    init(path: String, head: Head) throws(ThemeImageProblem) {
         let bytes: [UInt8]
         do {
-            bytes = try AtomicFile.regularFileContents(of: path, limit: ThemeImage.largestFile)
+            bytes = try AtomicFile.regularFileContents(of: path, limit: head.largestSize)
         } catch {
+            if case .tooLarge = error { throw .changed }
             throw .unreadable(error.reason)
         }
-        try Self.checkSize(bytes)
+        let layout = try PNGLayout(bytes)
+        guard layout.header == head.header else { throw .changed }
         self.path = path
         self.bytes = bytes
-        layout = try PNGLayout(bytes)
+        self.layout = layout
     }
 
-    /// Its header alone (the first 33 bytes, read the same bounded way): what the config
-    /// checks where a value is written; the rest is read when the images in effect are.
-    static func header(path: String) throws(ThemeImageProblem) -> PNGLayout.Header {
-        let start: [UInt8]
+    /// A file's header (its first 33 bytes) and its size, from one bounded open: all that is
+    /// believed of it before the budgets pass.
+    struct Head {
+        let header: PNGLayout.Header
+        let size: Int
+        /// What a file with this header may take: see `ThemeImageBudget.largestFile(for:)`.
+        var largestSize: Int { ThemeImageBudget.largestFile(for: header) }
+        var pixels: Int { header.width * header.height }
+    }
+
+    /// The head of the file at `path`, its size judged against its header: a 64x64 image
+    /// padded to 63 MiB with an ancillary chunk is refused here, before it is read.
+    static func head(path: String) throws(ThemeImageProblem) -> Head {
+        let found: (start: [UInt8], size: Int)
         do {
-            start = try AtomicFile.regularFileStart(of: path, count: PNGLayout.headerBytes, limit: ThemeImage.largestFile)
+            found = try AtomicFile.regularFileHead(of: path, count: PNGLayout.headerBytes, limit: ThemeImage.largestFile)
         } catch {
+            if case .tooLarge = error { throw .tooManyBytes(size: nil, allowed: ThemeImage.largestFile, width: nil, height: nil) }
             throw .unreadable(error.reason)
         }
-        try checkSize(start)
-        return try PNGLayout.header(start)
+        try checkSize(found.start)
+        let head = Head(header: try PNGLayout.header(found.start), size: found.size)
+        guard head.size <= head.largestSize else {
+            throw .tooManyBytes(size: head.size, allowed: head.largestSize, width: head.header.width, height: head.header.height)
+        }
+        return head
     }
 
     /// The size the header claims, refused before anything else of the file is believed.
@@ -46,7 +65,8 @@ struct ThemeImageFile {
     }
 }
 
-/// How many pixels all the theme's images may have together, decoded (4 bytes each).
+/// How many pixels all the theme's images may have together, decoded (4 bytes each), and
+/// how many bytes their files may take, each and together.
 ///
 /// 4 Mi pixels (16 MiB decoded): a full-screen background for a 1920x1080 panel (2.1 Mi)
 /// and four node images of 512x512 (1 Mi) fit with room to spare, and a reload, which
@@ -54,15 +74,33 @@ struct ThemeImageFile {
 /// board. Decoding and scaling that much takes tens of milliseconds (docs/configuration.md
 /// gives the figures), which is what a reload may stall the loop for. A larger panel
 /// takes a smaller picture scaled up by `background-fit`.
+///
+/// Bytes are bounded before a file is read, from its size and its header: a file may take
+/// what its image data takes uncompressed (the filtered scanlines, plus a sixteenth for
+/// zlib's blocks and the chunks' framing) and 2 MiB besides for metadata (colour profiles,
+/// text, EXIF), and all files together at most 24 MiB. So a small image padded with a huge
+/// ancillary chunk is refused unread, and a reload holds at most one file's bytes at a time
+/// (each is decoded before the next is read) beside the old and new decoded images.
 public enum ThemeImageBudget {
     public static let pixels = 4 << 20
+    /// All theme image files together, in bytes: an incompressible 2048x2048 RGBA image
+    /// (16 MiB) and the rest of a theme fit.
+    public static let bytes = 24 << 20
+    /// Beyond the image data, per file.
+    public static let metadataBytes = 2 << 20
 
-    /// The first of `counts` that brings the running sum over the budget, and that sum.
-    static func firstOver(_ counts: [Int]) -> (index: Int, total: Int)? {
+    /// The largest file a PNG with this header may be.
+    static func largestFile(for header: PNGLayout.Header) -> Int {
+        let data = header.filteredBytes
+        return min(data + data / 16 + metadataBytes, ThemeImage.largestFile)
+    }
+
+    /// The first of `counts` that brings the running sum over `limit`, and that sum.
+    static func firstOver(_ counts: [Int], limit: Int = pixels) -> (index: Int, total: Int)? {
         var total = 0
         for (index, count) in counts.enumerated() {
             total += count
-            if total > pixels { return (index, total) }
+            if total > limit { return (index, total) }
         }
         return nil
     }
@@ -76,6 +114,12 @@ public enum ThemeImageProblem: Error, Hashable, Sendable, CustomStringConvertibl
     case tooLarge(width: Int, height: Int)
     /// Over `ThemeImageBudget` on its own (`total` is its own pixels) or with the images before it.
     case overBudget(width: Int, height: Int, total: Int)
+    /// More bytes than an image of its size needs (`size` nil: beyond the hard limit, not
+    /// even looked at), or, with `total`, more than all theme files together may have.
+    case tooManyBytes(size: Int?, allowed: Int, width: Int?, height: Int?)
+    case overByteBudget(size: Int, total: Int)
+    /// The file changed between its header's check and its reading.
+    case changed
     case undecodable(String)
 
     public var description: String {
@@ -89,6 +133,13 @@ public enum ThemeImageProblem: Error, Hashable, Sendable, CustomStringConvertibl
             "the image is \(width)x\(height) pixels, more than the \(ThemeImageBudget.pixels) (2048x2048) all theme images together may have"
         case let .overBudget(width, height, total):
             "the image is \(width)x\(height) pixels and brings the theme's images to \(total); together they may have at most \(ThemeImageBudget.pixels) (2048x2048)"
+        case let .tooManyBytes(size?, allowed, width?, height?):
+            "the file is \(size) bytes, more than the \(allowed) a \(width)x\(height) PNG may take (its image data uncompressed, and \(ThemeImageBudget.metadataBytes) bytes of metadata)"
+        case let .tooManyBytes(_, allowed, _, _):
+            "the file is larger than \(allowed) bytes, the most a theme image may take"
+        case let .overByteBudget(size, total):
+            "the file is \(size) bytes and brings the theme's image files to \(total); together they may take at most \(ThemeImageBudget.bytes) bytes (24 MiB)"
+        case .changed: "the file changed while it was read; replace it atomically (write a new file, then rename it into place)"
         case .undecodable(let reason): "not a valid PNG: \(reason)"
         }
     }
@@ -99,8 +150,8 @@ public enum ThemeImageCheck {
     /// One image as its value is read: a readable regular file whose PNG header is sound,
     /// within the budget on its own. Its size in pixels, or why it cannot be drawn.
     public static func check(_ path: String) throws(ThemeImageProblem) -> (width: Int, height: Int) {
-        let header = try ThemeImageFile.header(path: path)
-        return (header.width, header.height)
+        let head = try ThemeImageFile.head(path: path)
+        return (head.header.width, head.header.height)
     }
 
     /// A theme's images together, as the renderer loads them: every problem, by index
@@ -132,31 +183,39 @@ public enum ThemeImageCheck {
         return images.map(\.image)
     }
 
-    /// Each file read and checked, then their total held against the budget, and only
-    /// then each decoded: nothing is decoded while the headers alone are too much.
+    /// Every file's head (header and size) checked, then their pixels and bytes held
+    /// against the budgets, and only then each file read and decoded, one at a time, its
+    /// bytes let go before the next is read: nothing is read past its header while the
+    /// headers alone are too much, and no more than one file's bytes are held at once.
     static func load(
         _ paths: [String], stoppingAtFirst: Bool, shelved: [String: (layout: PNGLayout, image: ThemeImage)] = [:]
     ) -> (images: [(layout: PNGLayout, image: ThemeImage)], problems: [(index: Int, problem: ThemeImageProblem)]) {
-        var files: [ThemeImageFile] = []
+        var heads: [ThemeImageFile.Head] = []
         var problems: [(index: Int, problem: ThemeImageProblem)] = []
         for (index, path) in paths.enumerated() {
-            do throws(ThemeImageProblem) { files.append(try ThemeImageFile(path: path)) } catch {
+            do throws(ThemeImageProblem) { heads.append(try ThemeImageFile.head(path: path)) } catch {
                 problems.append((index, error))
                 if stoppingAtFirst { return ([], problems) }
             }
         }
         guard problems.isEmpty else { return ([], problems) }
-        if let (index, total) = ThemeImageBudget.firstOver(files.map(\.layout.pixels)) {
-            let layout = files[index].layout
-            return ([], [(index, .overBudget(width: layout.width, height: layout.height, total: total))])
+        if let (index, total) = ThemeImageBudget.firstOver(heads.map(\.pixels)) {
+            let header = heads[index].header
+            return ([], [(index, .overBudget(width: header.width, height: header.height, total: total))])
+        }
+        if let (index, total) = ThemeImageBudget.firstOver(heads.map(\.size), limit: ThemeImageBudget.bytes) {
+            return ([], [(index, .overByteBudget(size: heads[index].size, total: total))])
         }
         var images: [(layout: PNGLayout, image: ThemeImage)] = []
-        for (index, file) in files.enumerated() {
-            if let kept = shelved[file.path], kept.layout == file.layout {
-                images.append(kept)
-                continue
-            }
-            do throws(ThemeImageProblem) { images.append((file.layout, try ThemeImage(file))) } catch {
+        for (index, path) in paths.enumerated() {
+            do throws(ThemeImageProblem) {
+                let file = try ThemeImageFile(path: path, head: heads[index])
+                if let kept = shelved[file.path], kept.layout == file.layout {
+                    images.append(kept)
+                } else {
+                    images.append((file.layout, try ThemeImage(file)))
+                }
+            } catch {
                 problems.append((index, error))
                 if stoppingAtFirst { return ([], problems) }
             }
