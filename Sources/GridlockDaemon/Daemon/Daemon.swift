@@ -112,7 +112,7 @@ public final class Daemon {
         timers = DaemonTimers(loop: loop, watchdogInterval: parts.watchdogInterval)
         feedback = FeedbackPlayer(loop: loop, beeper: parts.beeper, sounds: config.feedback.sounds)
         let verifier = parts.verifier ?? BackgroundVerifier(loop: parts.loop)
-        checks = PatternChecks(matcher: matcher, verifier: verifier) { [unowned self] match in
+        checks = PatternChecks(matcher: matcher, minimumNodes: config.grid.minNodes, verifier: verifier) { [unowned self] match in
             pending.append((gate.admit(match), nil))
         }
         connect()

@@ -33,6 +33,12 @@ public struct PatternMatcher: Sendable {
         PatternMatcher(config: config, hasher: hasher)
     }
 
+    /// Whether `other` gives every drawing the verdict this one gives: the same grid and
+    /// the same names and hashes in the same order (the hasher is the same one).
+    public func checksAlike(_ other: PatternMatcher) -> Bool {
+        shape == other.shape && entries.map(\.name) == other.entries.map(\.name) && entries.map(\.hash) == other.entries.map(\.hash)
+    }
+
     /// The first enrolled pattern that matches, or nil. The match carries the hash it was
     /// made with, so whoever acts on it can tell whether that hash is still enrolled.
     public func match(_ pattern: Pattern) -> PatternMatch? {
