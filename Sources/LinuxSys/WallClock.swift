@@ -62,6 +62,11 @@ public struct SystemTimeZone: TimeZoneRules {
         guard localtime_r(&seconds, &parts) != nil else {
             throw .zoneFailed(epochSeconds: epochSeconds, reason: "localtime_r: \(Errno.current)")
         }
-        return Int(parts.tm_gmtoff)
+        // The offset of the reading localtime_r made, not tm_gmtoff: in a `right/` zone the
+        // reading also takes the leap seconds off (27 since 1972), and date(1) shows it.
+        let reading = LocalDateTime(
+            year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
+            hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
+        return Int(reading.secondsSinceEpochAsIfUTC - epochSeconds)
     }
 }

@@ -232,6 +232,21 @@ import Testing
 
     // MARK: While it runs (SIGHUP)
 
+    @Test("a drop-in moved away for one reload and back for the next, nothing written between: the used-up pattern stays used up")
+    func aPatternAwayForOneReloadKeepsItsUses() throws {
+        defer { removeDirectory(directory) }
+        let running = try panelThatHasRun()
+        #expect(running.saved.uses(of: "visitor", hash: Self.visitorHash) == 1)
+        running.keep(only: Self.patterns.filter { $0.name != "visitor" })
+        running.keep(only: Self.patterns)
+        #expect(running.saved.uses(of: "visitor", hash: Self.visitorHash) == 1)
+        // A write while it is away does drop it, as docs/security.md says: an administrator's reset.
+        running.keep(only: Self.patterns.filter { $0.name != "visitor" })
+        try running.save(attempts: AttemptState(failures: 1))
+        running.keep(only: Self.patterns)
+        #expect(running.saved.uses(of: "visitor", hash: Self.visitorHash) == 0)
+    }
+
     @Test("on SIGHUP a file deleted or put back older is written again from the running state; neither is taken")
     func reconcileRewritesWhatGridlockdDidNotWrite() throws {
         defer { removeDirectory(directory) }

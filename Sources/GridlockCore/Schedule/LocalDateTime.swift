@@ -20,6 +20,14 @@ public struct LocalDateTime: Hashable, Sendable, Comparable, CustomStringConvert
         weekday = Weekday.of(year: year, month: month, day: day)
     }
 
+    /// The seconds since 1970-01-01T00:00:00 this reading would be if it were UTC: a zone's
+    /// offset at an instant is this minus the instant, which in a zone that counts leap
+    /// seconds (`right/`) includes them, as the reading does.
+    public var secondsSinceEpochAsIfUTC: Int64 {
+        CivilCalendar.dayNumber(year: year, month: month, day: day) * CivilCalendar.secondsPerDay
+            + Int64(hour) * 3600 + Int64(minute) * 60 + Int64(second)
+    }
+
     public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool {
         (a.year, a.month, a.day, a.hour, a.minute, a.second) < (b.year, b.month, b.day, b.hour, b.minute, b.second)
     }

@@ -60,9 +60,14 @@ public final class StateFile {
 
     /// A reloaded configuration: the lines of patterns no longer in it (or enrolled again
     /// with another hash) go with the next write, so the file never outgrows its reader.
+    /// Until then they are kept in memory as well: a drop-in moved away for one reload and
+    /// back for the next, with nothing written between, brings its pattern back with the
+    /// uses it had, not afresh.
     public func keep(only patterns: [PatternEntry]) {
         configured = patterns
-        saved = saved.keeping(only: patterns)
+        var kept = saved.keeping(only: patterns)
+        for (name, use) in saved.patterns where kept.patterns[name] == nil { kept.patterns[name] = use }
+        saved = kept
     }
 
     /// The failure count changed (the lock machine's `.persist`).
