@@ -16,6 +16,8 @@ public final class Inotify {
 
     /// What announces a directory being created inside the watched one.
     public static let entryCreated: UInt32 = UInt32(bitPattern: IN_CREATE | IN_MOVED_TO)
+    /// What announces an entry leaving the watched directory (removed, or renamed away).
+    public static let entryRemoved: UInt32 = UInt32(bitPattern: IN_DELETE | IN_MOVED_FROM)
     public static let deviceChanges: UInt32 =
         UInt32(bitPattern: IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO | IN_CLOSE_WRITE)
 

@@ -35,7 +35,8 @@ let replayCommand = Command(
 
           --frames DIR   write every presented frame to DIR/frame-NNNNN.png
           --state FILE   read and write FILE as gridlockd's state file (failures, lockout,
-                         uses), for example a copy of /var/lib/gridlock/attempts
+                         uses), for example a copy of /var/lib/gridlock/attempts; a file
+                         a running gridlockd holds is refused (exit 75): replay a copy
         """
 ) { arguments in
     guard let configPath = try arguments.option("--config") else {

@@ -8,8 +8,12 @@ let resetLockoutCommand = Command(
     usage: """
         Usage: gridlock reset-lockout [--config FILE] [--uses NAME[,NAME...]]
 
-        Writes a clean failure count to the config's [lockout] state-file, logs who did it,
-        and sends SIGHUP to a running gridlockd so a lockout in force ends at once.
+        Clears the failure count in the config's [lockout] state-file and logs who did it.
+        While gridlockd runs it alone writes that file (it holds state-file.lock): the reset
+        is left for it as a request (state-file.reset) and announced with SIGHUP; gridlockd
+        clears its running count, ends a lockout in force at once, writes the file and
+        logs who asked. Exit status 75 when it has not done so within 5 s (the request
+        stays for its next reload) or when another tool holds the file.
 
         The uses of limited patterns (uses=) are kept as they are, also when they are
         unknown: after the state file was damaged, deleted or put back older, nobody knows
@@ -40,14 +44,23 @@ let resetLockoutCommand = Command(
         if !afresh.contains(pattern) { afresh.append(pattern) }
     }
     let path = config.lockout.stateFile
+    let sudoUser = ProcessEnvironment.value("SUDO_USER")
+    let who = "uid \(ProcessIdentity.realUser)" + (sudoUser.map { " (sudo by \($0))" } ?? "")
+    let afreshNames = afresh.map(\.name).joined(separator: ", ")
+    let lock: LockFile
+    do throws(StateInUse) {
+        lock = try StateLock.acquire(for: path, by: "gridlock reset-lockout")
+    } catch {
+        // Only a daemon (gridlockd, or a replay of it) takes a request; another tool is waited for.
+        guard let holder = error.holder, ["gridlockd", "gridlock replay"].contains(holder.purpose ?? "") else { throw error }
+        // gridlockd (or a replay) keeps the file: it alone may write it, so it is asked to.
+        return try handOver(path: path, to: holder, who: who, afresh: afresh)
+    }
+    defer { lock.release() }
     // A reset ends a lockout, it gives no visitor a new pass: uses (known or unknown) stay
     // unless named.
     let restored = try StateFile.resetLockout(
         at: path, schedule: config.lockout.schedule, patterns: config.patterns, startingUsesAfreshOf: afresh)
-
-    let sudoUser = ProcessEnvironment.value("SUDO_USER")
-    let who = "uid \(ProcessIdentity.realUser)" + (sudoUser.map { " (sudo by \($0))" } ?? "")
-    let afreshNames = afresh.map(\.name).joined(separator: ", ")
     Journal.log(.notice, "gridlock reset-lockout: failure count in \(path) cleared by \(who)"
         + (afresh.isEmpty ? "" : "; uses of \(afreshNames) started afresh"))
     var notes: [String] = []
@@ -57,9 +70,25 @@ let resetLockoutCommand = Command(
     if !stillUnknown.isEmpty {
         notes.append("the uses of \(stillUnknown.joined(separator: ", ")) stay unknown and they stay shut (--uses NAME starts them afresh)")
     }
-    let daemons = ProcessTable.processes(named: "gridlockd")
-    for pid in daemons { Signal.hangUp.send(to: pid) }
-    notes.append(daemons.isEmpty ? "no running gridlockd found" : "told gridlockd (pid \(daemons.map(String.init).joined(separator: ", "))) to reload")
+    notes.append("no gridlockd holds it")
     printEscaped("cleared \(path); " + notes.joined(separator: "; "))
+    return 0
+}
+
+/// The reset as a request to the process holding the state file: left beside it, announced
+/// with SIGHUP, and waited for (5 s). gridlockd writes the file and the journal line itself.
+private func handOver(path: String, to holder: LockHolder, who: String, afresh: [PatternEntry]) throws -> Int32 {
+    let request = ResetRequest(requester: who, pid: ProcessIdentity.processID, usesAfresh: afresh.map(\.name))
+    do {
+        try request.save(beside: path)
+    } catch {
+        throw CommandError("cannot leave the reset request for \(holder): \(error)")
+    }
+    Signal.hangUp.send(to: holder.pid)
+    guard try ResetRequest.waitUntilTaken(beside: path, within: .seconds(5)) else {
+        printError("gridlock reset-lockout: \(holder) holds \(path) and has not taken the reset within 5 s; it stays in \(ResetRequest.path(beside: path)) for its next reload or start")
+        return 75
+    }
+    printEscaped("\(holder) cleared \(path)" + (afresh.isEmpty ? "" : "; the uses of \(afresh.map(\.name).joined(separator: ", ")) start afresh") + "; its journal says so")
     return 0
 }

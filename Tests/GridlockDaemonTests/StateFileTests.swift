@@ -247,7 +247,7 @@ import Testing
         #expect(running.saved.uses(of: "visitor", hash: Self.visitorHash) == 0)
     }
 
-    @Test("on SIGHUP a file deleted or put back older is written again from the running state; neither is taken")
+    @Test("on SIGHUP a file deleted, put back older or written at a later generation by another is written again from the running state")
     func reconcileRewritesWhatGridlockdDidNotWrite() throws {
         defer { removeDirectory(directory) }
         let running = StateFile.open(path, schedule: .android, patterns: Self.patterns)
@@ -257,27 +257,73 @@ import Testing
         try running.save(attempts: AttemptState(failures: 2))
 
         try AtomicFile.write(older, to: path, mode: 0o600)
-        #expect(!running.reconcile(running: AttemptState(failures: 2)))
+        running.reconcile(running: AttemptState(failures: 2))
         #expect(open().saved.uses(of: "visitor", hash: Self.visitorHash) == 1)
 
         try #require(unlink(path) == 0)
-        #expect(!running.reconcile(running: AttemptState(failures: 2)))
+        running.reconcile(running: AttemptState(failures: 2))
         let restarted = open()
         #expect(restarted.damage == nil && restarted.saved.attempts == AttemptState(failures: 2))
-        #expect(!running.reconcile(running: AttemptState(failures: 2)), "its own file: nothing to do")
+
+        // What a replay given the live file wrote: no failures, a later generation. Not a reset.
+        var later = running.saved
+        later.attempts = .clean
+        later.generation += 10
+        try AttemptStore.save(later, to: path)
+        running.reconcile(running: AttemptState(failures: 2))
+        #expect(running.saved.attempts == AttemptState(failures: 2))
+        #expect(open().saved.attempts == AttemptState(failures: 2))
     }
 
     // MARK: gridlock reset-lockout
 
-    @Test("reset-lockout clears the failures and keeps every use, a used-up one and unknown ones too")
+    @Test("a reset request clears the running count and keeps every use but those it names; names not configured are said")
+    func aResetRequestIsAppliedToTheRunningState() throws {
+        defer { removeDirectory(directory) }
+        let running = try panelThatHasRun()
+        try running.save(attempts: AttemptState(failures: 5, lockoutPending: true))
+        try ResetRequest(requester: "uid 0 (sudo by alice)", pid: 42, usesAfresh: []).save(beside: path)
+        guard case .request(let request) = ResetRequest.take(beside: path) else {
+            Issue.record("the request did not read back")
+            return
+        }
+        #expect(request == ResetRequest(requester: "uid 0 (sudo by alice)", pid: 42, usesAfresh: []))
+        #expect(ResetRequest.take(beside: path) == .none, "taken once, removed")
+        let applied = try running.apply(request)
+        #expect(applied.afresh.isEmpty && applied.unknown.isEmpty)
+        #expect(running.saved.attempts == .clean)
+        #expect(running.saved.uses(of: "visitor", hash: Self.visitorHash) == 1)
+        #expect(open().saved.attempts == .clean)
+
+        let named = try running.apply(ResetRequest(requester: "uid 0", pid: 43, usesAfresh: ["visitor", "gone"]))
+        #expect(named.afresh == ["visitor"] && named.unknown == ["gone"])
+        #expect(open().saved.uses(of: "visitor", hash: Self.visitorHash) == 0)
+    }
+
+    @Test("a reset request that is scribbled, cut short or a folder is refused, and taken away unless it is a folder")
+    func aBrokenResetRequestResetsNothing() throws {
+        defer { removeDirectory(directory) }
+        let request = ResetRequest.path(beside: path)
+        try AtomicFile.write(Array("gridlock-reset 1\nrequester=me\n".utf8), to: request, mode: 0o600)
+        guard case .unreadable = ResetRequest.take(beside: path) else { Issue.record("a cut-short request was taken"); return }
+        #expect(!FileManager.default.fileExists(atPath: request))
+        var bytes = ResetRequest(requester: "uid 0", pid: 1, usesAfresh: ["visitor"]).encode()
+        bytes[20] ^= 1
+        try AtomicFile.write(bytes, to: request, mode: 0o600)
+        guard case .unreadable = ResetRequest.take(beside: path) else { Issue.record("a scribbled request was taken"); return }
+        try #require(mkdir(request, 0o700) == 0)
+        guard case .unreadable = ResetRequest.take(beside: path) else { Issue.record("a folder was taken"); return }
+    }
+
+    @Test("reset-lockout with no gridlockd clears the failures and keeps every use, a used-up one and unknown ones too")
     func resetLockoutKeepsUses() throws {
         defer { removeDirectory(directory) }
         let running = try panelThatHasRun()
         try running.save(attempts: AttemptState(failures: 5, lockoutPending: true))
         _ = try StateFile.resetLockout(at: path, schedule: .android, patterns: Self.patterns)
-        #expect(running.reconcile(running: AttemptState(failures: 5, lockoutPending: true)), "the running daemon takes the reset")
-        #expect(running.saved.attempts == .clean)
-        #expect(running.saved.uses(of: "visitor", hash: Self.visitorHash) == 1)
+        let reset = open()
+        #expect(reset.saved.attempts == .clean)
+        #expect(reset.saved.uses(of: "visitor", hash: Self.visitorHash) == 1)
 
         try #require(unlink(path) == 0)
         let found = try StateFile.resetLockout(at: path, schedule: .android, patterns: Self.patterns)
@@ -311,5 +357,64 @@ import Testing
         #expect(after.damage == nil && after.saved.attempts == .clean)
         #expect(after.saved.uses(of: "courier", hash: courier.hash) == 0)
         #expect(after.saved.uses(of: "visitor", hash: Self.visitorHash) == nil)
+    }
+}
+
+/// The state file in use is written by its holder alone (`StateLock`).
+@Suite struct StateLockTests {
+    @Test("a replay given a state file another holds refuses it with 75, naming the holder, and writes nothing")
+    func aReplayRefusesAHeldStateFile() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let path = "\(directory)/attempts"
+        // Another process holds the lock: util-linux's flock(1), until its standard input ends.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = ["-n", StateLock.path(beside: path), "-c", "echo held; exec cat"]
+        let input = Pipe(), output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        defer { try? input.fileHandleForWriting.close(); holder.waitUntilExit() }
+        let said = String(decoding: output.fileHandleForReading.readData(ofLength: 5), as: UTF8.self)
+        try #require(said == "held\n", "flock(1) said '\(said)'")
+        var options = ReplayRunner.Options(
+            config: try ReplayTests.config(), recording: try ReplayTests.recording("demo-wrong-then-right"), framesDirectory: nil) { _ in }
+        options.statePath = path
+        do {
+            _ = try ReplayRunner(options)
+            Issue.record("the replay took a state file gridlockd holds")
+        } catch {
+            guard case .stateInUse(let inUse) = error else { Issue.record("\(error)"); return }
+            #expect(inUse.holder?.pid == holder.processIdentifier)
+            #expect(error.exitStatus == 75)
+            #expect("\(error)".contains("in use by pid \(holder.processIdentifier)") && "\(error)".contains("replay a copy"), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        // Released, the same replay runs on it.
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        try ReplayRunner(options).run()
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("a second gridlockd on the same state file stops before opening any device, with 75")
+    func aSecondDaemonOnOneStateFileStops() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        var config = try ReplayTests.config()
+        config.lockout.stateFile = "\(directory)/attempts"
+        config.display.backend = .png
+        config.display.outputDirectory = "\(directory)/frames"
+        let held = try StateLock.acquire(for: config.lockout.stateFile, by: "gridlockd")
+        defer { held.release() }
+        do {
+            _ = try DaemonParts(config: config, options: Daemon.Options(configPath: "\(directory)/gridlock.conf"))
+            Issue.record("a second daemon took the state file")
+        } catch {
+            guard case .stateInUse = error else { Issue.record("\(error)"); return }
+            #expect(error.exitStatus == 75)
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/frames"), "no output was opened")
     }
 }

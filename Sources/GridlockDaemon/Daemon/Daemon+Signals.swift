@@ -69,12 +69,55 @@ extension Daemon {
         Journal.log(.notice, "configuration reloaded from \(loaded.files.joined(separator: ", "))")
     }
 
-    /// `gridlock reset-lockout` writes a clean state file of a later generation and sends
-    /// SIGHUP. Only that is taken from the file: the running count is otherwise
-    /// authoritative, and a file gone or put back older is written again (`StateFile.reconcile`).
+    /// SIGHUP for the state file: a `gridlock reset-lockout` request waiting beside it is
+    /// applied to the running state (the journal says who asked for what); otherwise the
+    /// running count is authoritative, and a file gone, put back older or written by someone
+    /// else is written again (`StateFile.reconcile`).
     func reloadAttempts() {
-        guard let stateFile = service.stateFile, stateFile.reconcile(running: service.machine.attempts) else { return }
-        Journal.log(.notice, "failure count cleared: \(config.lockout.stateFile) was reset")
+        guard let stateFile = service.stateFile, let path = stateFile.path else { return }
+        switch ResetRequest.take(beside: path) {
+        case .none:
+            stateFile.reconcile(running: service.machine.attempts)
+        case .unreadable(let reason):
+            Journal.log(.warning, "reset request \(ResetRequest.path(beside: path)) is unreadable (\(reason)); removed, nothing reset")
+            stateFile.reconcile(running: service.machine.attempts)
+        case .request(let request):
+            apply(request, to: stateFile, path: path)
+        }
+    }
+
+    func apply(_ request: ResetRequest, to stateFile: StateFile, path: String) {
+        guard Self.apply(request, to: stateFile, path: path) else { return }
         if service.machine.attempts != .clean { service.clearFailures(at: now) }
+    }
+
+    /// The request written into `stateFile` and said in the journal; false when it could
+    /// not be written (nothing is reset then).
+    static func apply(_ request: ResetRequest, to stateFile: StateFile, path: String) -> Bool {
+        do {
+            let (afresh, unknown) = try stateFile.apply(request)
+            Journal.log(
+                .notice,
+                "failure count in \(path) cleared by gridlock reset-lockout (\(request.requester), pid \(request.pid))"
+                    + (afresh.isEmpty ? "" : "; uses of \(afresh.joined(separator: ", ")) started afresh")
+                    + (unknown.isEmpty ? "" : "; \(unknown.joined(separator: ", ")) not configured, left alone"),
+                JournalFields(messageID: JournalCatalog.attempt, fields: ["GRIDLOCK_EVENT": "reset", "GRIDLOCK_REQUESTER": request.requester]))
+            return true
+        } catch {
+            Journal.log(.critical, "cannot apply the reset of \(request.requester): \(error); nothing reset")
+            return false
+        }
+    }
+
+    /// At start: a reset left while no gridlockd took it (it stopped, or had not started).
+    static func applyPendingReset(to stateFile: StateFile) {
+        guard let path = stateFile.path else { return }
+        switch ResetRequest.take(beside: path) {
+        case .none: break
+        case .unreadable(let reason):
+            Journal.log(.warning, "reset request \(ResetRequest.path(beside: path)) is unreadable (\(reason)); removed, nothing reset")
+        case .request(let request):
+            _ = apply(request, to: stateFile, path: path)
+        }
     }
 }

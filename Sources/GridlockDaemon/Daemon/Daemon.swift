@@ -102,6 +102,7 @@ public final class Daemon {
             parts.output.close()
             throw .display("\(error)")
         }
+        if options.role.countsAttempts { Self.applyPendingReset(to: parts.state) }
         let machine = LockMachine(
             layout: config.gridLayout(frame: output.size), settings: config.lockSettings, mode: options.role.machineMode,
             attempts: parts.state.saved.attempts)

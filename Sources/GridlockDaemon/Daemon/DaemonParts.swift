@@ -61,6 +61,14 @@ public struct DaemonParts {
         } catch {
             throw .system(error)
         }
+        let counting = options.role.countsAttempts
+        // Before any device is opened: a second gridlockd on this state stops here.
+        let stateLock: LockFile?
+        do {
+            stateLock = counting ? try StateLock.acquire(for: config.lockout.stateFile, by: "gridlockd") : nil
+        } catch {
+            throw .stateInUse(error)
+        }
         let output = try DaemonParts.output(for: config, headless: options.role.isBenchmark)
         let touch: TouchSource
         do {
@@ -72,7 +80,6 @@ public struct DaemonParts {
             output.close()
             throw error
         }
-        let counting = options.role.countsAttempts
         let listener: SeqPacketListener?
         do {
             listener = config.session.enabled && options.role.guardsADoor && !options.role.playsARecording
@@ -85,7 +92,7 @@ public struct DaemonParts {
             loop: loop, output: output, touch: touch,
             supervisor: ActionSupervisor(loop: loop, mode: config.action.mode),
             state: counting
-                ? StateFile.open(config.lockout.stateFile, schedule: config.lockout.schedule, patterns: config.patterns)
+                ? StateFile.open(config.lockout.stateFile, schedule: config.lockout.schedule, patterns: config.patterns, holding: stateLock)
                 : StateFile(path: nil),
             notifier: SystemdNotifier.fromEnvironment(),
             watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment(),
@@ -283,9 +290,11 @@ public enum DaemonError: Error, CustomStringConvertible {
     case touch(String)
     case unsupported(String)
     case system(SystemCallError)
+    case stateInUse(StateInUse)
 
     public var description: String {
         switch self {
+        case .stateInUse(let error): "\(error)"
         case .config(let error): "\(error)"
         case .display(let reason): "display: \(reason)"
         case .touch(let reason): "touch: \(reason)"
@@ -299,6 +308,7 @@ public enum DaemonError: Error, CustomStringConvertible {
         switch self {
         case .config, .unsupported: 78
         case .display, .touch, .system: 1
+        case .stateInUse(let error): error.exitStatus
         }
     }
 }

@@ -92,9 +92,19 @@ public final class ReplayRunner {
         // Actions take none of the recording's time, as verification takes none. Weakly: the
         // supervisor holds the loop, which would otherwise hold it back.
         loop.holdsRecordedTime = { [weak supervisor] in supervisor.map { !$0.isIdle } ?? false }
-        let state = options.statePath.map {
-            StateFile.open($0, schedule: config.lockout.schedule, patterns: config.patterns)
-        } ?? StateFile(path: nil)
+        let state: StateFile
+        if let statePath = options.statePath {
+            // Never the file a running gridlockd keeps: its count would be reset behind it.
+            let lock: LockFile
+            do {
+                lock = try StateLock.acquire(for: statePath, by: "gridlock replay")
+            } catch {
+                throw .stateInUse(error)
+            }
+            state = StateFile.open(statePath, schedule: config.lockout.schedule, patterns: config.patterns, holding: lock)
+        } else {
+            state = StateFile(path: nil)
+        }
         let parts = DaemonParts(
             loop: loop, output: output, touch: touch, supervisor: supervisor, state: state,
             clock: { loop.time }, wallClock: options.wallClock)
@@ -137,9 +147,12 @@ public final class ReplayRunner {
 public enum ReplayError: Error, CustomStringConvertible {
     case input(String)
     case setup(String)
+    case stateInUse(StateInUse)
 
     public var description: String {
         switch self {
+        case .stateInUse(let error):
+            "\(error); replay a copy of it instead (cp \(error.stateFile) /tmp/attempts; gridlock replay --state /tmp/attempts ...)"
         case .input(let reason): "cannot replay this recording: \(reason)"
         case .setup(let reason): reason
         }

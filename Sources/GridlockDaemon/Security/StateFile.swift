@@ -17,6 +17,8 @@ public final class StateFile {
     /// brings back an earlier one, which only claims less). The first is made durable.
     private var witnessOnDisk = false
     private var witnessFailing = false
+    /// Held for as long as this writes the file (`StateLock`); released with it.
+    private var lock: LockFile?
 
     public init(path: String?, saved: SavedState = .clean) {
         self.path = path
@@ -28,10 +30,11 @@ public final class StateFile {
     /// longer configured) is written back at once; a file without its witness (an older
     /// gridlockd wrote it) gets one: from then on a state file that is not there was lost,
     /// it is no new panel. A new panel writes nothing until its first attempt.
-    public static func open(_ path: String, schedule: LockoutSchedule, patterns: [PatternEntry]) -> StateFile {
+    public static func open(_ path: String, schedule: LockoutSchedule, patterns: [PatternEntry], holding lock: LockFile? = nil) -> StateFile {
         let restored = inspect(path, schedule: schedule, patterns: patterns)
         log(restored, path: path)
         let file = StateFile(path: path, saved: restored.saved)
+        file.lock = lock
         file.damage = restored.damage
         file.configured = patterns
         file.witnessOnDisk = restored.witness != .absent
@@ -91,21 +94,15 @@ public final class StateFile {
         saved.noteAccepted(name, hash: hash, at: epochSeconds)
     }
 
-    /// SIGHUP. A file of a later generation without failures is `gridlock reset-lockout`'s:
-    /// it is taken, and true returned (the caller ends the lockout). Anything else there that
-    /// gridlockd did not write (an older copy, a deleted or damaged file) is replaced at once
-    /// with the running state, `attempts` being the lock machine's count: while it runs,
-    /// gridlockd's own record is the one that holds.
-    public func reconcile(running attempts: AttemptState) -> Bool {
-        guard let path else { return false }
+    /// SIGHUP. Anything at the path that gridlockd did not write (an older copy, a later
+    /// generation someone else wrote, a deleted or damaged file) is replaced at once with the
+    /// running state, `attempts` being the lock machine's count: while it runs, gridlockd's
+    /// own record is the one that holds, and nobody else writes it (`StateLock`). A reset
+    /// comes as a `ResetRequest`, never as a file.
+    public func reconcile(running attempts: AttemptState) {
+        guard let path else { return }
         let found = AttemptStore.load(from: path)
-        if case .loaded(let onDisk) = found {
-            if onDisk.generation > saved.generation, onDisk.attempts == .clean {
-                saved = configured.map { onDisk.keeping(only: $0) } ?? onDisk
-                return true
-            }
-            if onDisk.generation == saved.generation { return false }
-        }
+        if case .loaded(let onDisk) = found, onDisk.generation == saved.generation { return }
         let what: String
         switch found {
         case .missing: what = "is gone"
@@ -113,7 +110,7 @@ public final class StateFile {
         case .corrupt(let reason): what = "is corrupt (\(reason))"
         case .unreadable(let error): what = "is unreadable (\(error.reason))"
         }
-        Journal.log(.warning, "attempt state \(path) \(what); writing gridlockd's own again")
+        Journal.log(.warning, "attempt state \(path) \(what); writing gridlockd's own again (only gridlockd writes it while it runs)")
         var next = saved
         next.attempts = attempts
         do {
@@ -121,13 +118,31 @@ public final class StateFile {
         } catch {
             Journal.log(.critical, "\(error)")
         }
-        return false
     }
 
-    /// `gridlock reset-lockout`: the failure count cleared, uses kept (known or unknown)
-    /// except those of `afresh`, which start again. Written with a generation after every
-    /// one before, so a running gridlockd takes it on SIGHUP, and the witness with it.
-    /// What was there before is returned, for the tool to say.
+    /// A `gridlock reset-lockout` request, applied to the running state: the failure count
+    /// cleared, the uses of the named patterns (those configured now) started afresh, and
+    /// written. The names it gives that are not configured are returned, for the journal.
+    public func apply(_ request: ResetRequest) throws(AttemptStoreError) -> (afresh: [String], unknown: [String]) {
+        var next = saved
+        next.attempts = .clean
+        var afresh: [String] = [], unknown: [String] = []
+        for name in request.usesAfresh {
+            guard let pattern = configured?.first(where: { $0.name == name }) else {
+                unknown.append(name)
+                continue
+            }
+            next.startUsesAfresh(of: pattern.name, hash: pattern.hash)
+            afresh.append(name)
+        }
+        try write(next)
+        return (afresh, unknown)
+    }
+
+    /// `gridlock reset-lockout` with no gridlockd running (the caller holds the
+    /// `StateLock`): the failure count cleared, uses kept (known or unknown) except those of
+    /// `afresh`, which start again, written with the witness. What was there before is
+    /// returned, for the tool to say.
     public static func resetLockout(
         at path: String, schedule: LockoutSchedule, patterns: [PatternEntry], startingUsesAfreshOf afresh: [PatternEntry] = []
     ) throws(AttemptStoreError) -> RestoredState {
