@@ -48,7 +48,7 @@ build-packages = libevdev-dev libdrm-dev libcairo2-dev libharfbuzz-dev libfribid
 BUILD_PACKAGES = $(call build-packages,$(DIST)) $(TOOLCHAIN_PACKAGES)
 # libelf was renamed in trixie (the 64-bit time_t transition).
 libelf.trixie := libelf1t64
-TEST_PACKAGES := evemu-tools systemd qemu-system-x86 busybox-static cpio kmod xz-utils gcc libc6-dev python3-venv make \
+TEST_PACKAGES := evemu-tools faketime systemd qemu-system-x86 busybox-static cpio kmod xz-utils gcc libc6-dev python3-venv make \
 	$(or $(libelf.$(HOST_DIST)),libelf1)
 # Fonts the script tests fall back to: Chinese (WenQuanYi Micro Hei, 5 MB), Thai (Loma, 0.4 MB)
 # and Hindi (Lohit Devanagari, 0.2 MB); Arabic comes from DejaVu Sans.

@@ -34,6 +34,8 @@ public enum FileTimestampClock {
     /// stepped back by hours (a panel without an RTC setting its time) delays nothing.
     public static func wait(past stamp: Int64, limit: Int64 = 3 * tick) {
         let deadline = min(stamp, Nanoseconds.sum(now(), limit))
+        // A clock at the end of Int64 (set past 2262) never reads later than that.
+        guard deadline < .max else { return }
         while true {
             let left = Nanoseconds.difference(deadline, now())
             guard left >= 0 else { return }

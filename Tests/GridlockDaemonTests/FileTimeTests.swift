@@ -94,12 +94,20 @@ import Testing
     @Test("a stamp or a clock at either end of Int64 is no change in progress, and the settling wait still ends")
     func theSettlingWindowSaturates() {
         let window = ConfigVerdict.settlingWindow
-        #expect(ConfigVerdict.recentChange([.max], readBegan: .max, now: .max) == .max)
+        // A clock set past 2262 (faketime '2300-01-01' stamps the files so too): no wait
+        // could pass the end of Int64, so no change counts as in progress.
+        #expect(ConfigVerdict.recentChange([.max], readBegan: .max, now: .max) == nil)
+        #expect(ConfigVerdict.recentChange([.max - 1], readBegan: .max, now: .max) == nil)
         #expect(ConfigVerdict.recentChange([.max], readBegan: 1_000, now: 2_000) == nil)
         #expect(ConfigVerdict.recentChange([.min], readBegan: .min, now: .min) == nil)
-        #expect(ConfigVerdict.recentChange([.min + window / 2], readBegan: .min, now: .min) == .min + window / 2)
-        // The wait is bounded by its limit from now, whatever the stamp: it returns.
+        #expect(ConfigVerdict.recentChange([.min], readBegan: 1_000, now: 2_000) == nil)
+        // Near the ends but not at them, the window still works.
+        let late = Int64.max - 10 * window
+        #expect(ConfigVerdict.recentChange([late - window / 2], readBegan: late, now: late) == late - window / 2)
+        // The wait is bounded by its limit from now, whatever the stamp: it returns, and
+        // at once for a stamp at the end of time.
         FileTimestampClock.wait(past: .max, limit: 0)
+        FileTimestampClock.wait(past: .max, limit: .max)
         FileTimestampClock.wait(past: .min)
     }
 

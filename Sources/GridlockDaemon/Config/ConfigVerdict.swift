@@ -94,11 +94,16 @@ public enum ConfigVerdict {
     /// `settlingWindow` before the read began, or after it; nil when every file had been
     /// left alone longer. A stamp far in the future (the clock set back since: a panel
     /// without an RTC, or a file stamped in 2300) is no change in progress; every sum
-    /// saturates, so stamps and clocks at the ends of `Int64` are judged, never a trap.
+    /// saturates, so stamps and clocks at the ends of `Int64` are judged, never a trap. A
+    /// stamp or a clock at an end (past 2262 or before 1677) says nothing about ticks, and
+    /// no wait could ever pass it: no change in progress either, and the snapshot's
+    /// identities and contents alone decide.
     static func recentChange(_ stamps: [Int64], readBegan began: Int64, now: Int64) -> Int64? {
+        let ends: Set<Int64> = [.min, .max]
+        guard !ends.contains(began), !ends.contains(now) else { return nil }
         let earliest = Nanoseconds.difference(began, settlingWindow)
         let latest = Nanoseconds.sum(now, FileTimestampClock.tick)
-        return stamps.filter { $0 > earliest && $0 <= latest }.max()
+        return stamps.filter { $0 > earliest && $0 <= latest && !ends.contains($0) }.max()
     }
 
     /// Whether every file still holds what was read from it.
