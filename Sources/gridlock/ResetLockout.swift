@@ -20,7 +20,9 @@ let resetLockoutCommand = Command(
                         meanwhile, or may be used again.
         Must be run as root (the state file belongs to the service). The configuration
         must pass gridlock check-config, owners and modes included: the file written is the
-        one it names. Exit status 78 when it does not.
+        one it names. Exit status 78 when it does not. It holds the lock .gridlock.lock in
+        the folder of FILE while it works, as gridlock enroll does: exit status 75 while an
+        enroll holds it (try again when that is done).
         """
 ) { arguments in
     let configPath = try arguments.option("--config") ?? ConfigVerdict.defaultPath
@@ -31,6 +33,9 @@ let resetLockoutCommand = Command(
     guard ProcessIdentity.effectiveUser == 0 else {
         throw CommandError("must be run as root (try: sudo gridlock reset-lockout)")
     }
+    // Not while an enroll or another reset changes this configuration.
+    let lock = try ConfigLock.acquireUnlessReadOnly(configPath: configPath, command: "gridlock reset-lockout")
+    defer { withExtendedLifetime(lock) {} }
     let config = try ConfigVerdict.load(path: configPath).config
     var afresh: [PatternEntry] = []
     for name in usesNames {
