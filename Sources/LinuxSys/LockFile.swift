@@ -67,10 +67,15 @@ public final class LockFile {
             file.close()
             throw .cannotLock(SystemCallError(operation: "write", path: path, errno: error.errno))
         }
+        // With O_APPEND the offset is where our line ended.
+        let ours = Int(lseek(file.rawValue, 0, SEEK_CUR))
         guard retryingOnInterrupt({ flock(file.rawValue, LOCK_EX | LOCK_NB) }) == 0 else {
             let errno = Errno.current
             defer { file.close() }
-            if errno == .wouldBlock { throw .held(path: path, holder: holder(of: file, identity: status.identity)) }
+            if errno == .wouldBlock {
+                let holder = holder(of: file, identity: status.identity, excluding: (ours - line.count)..<ours)
+                throw .held(path: path, holder: holder)
+            }
             throw .cannotLock(SystemCallError(operation: "flock", path: path, errno: errno))
         }
         // Lines of holders long gone: cleared, and ours written again. A caller refused in
@@ -88,15 +93,18 @@ public final class LockFile {
     }
 
     /// Who holds the lock on the file open as `file`: the pid the kernel reports for its
-    /// flock, with the purpose of that pid's last line.
-    private static func holder(of file: FileDescriptor, identity: FileStatus.Identity) -> LockHolder? {
+    /// flock, with the purpose of that pid's last line (`ours`, the refused caller's own
+    /// line, left out: in the same process it has the holder's pid). Lines of earlier refused
+    /// attempts of the holder's own process carry its pid too; across processes, which is
+    /// what the lock is for, a refused caller's pid is never the holder's.
+    private static func holder(of file: FileDescriptor, identity: FileStatus.Identity, excluding ours: Range<Int>) -> LockHolder? {
         guard let pid = kernelHolder(device: identity.device, inode: identity.inode) else { return nil }
-        let line = writtenLines(of: file).last { $0.pid == pid }
+        let line = writtenLines(of: file, excluding: ours).last { $0.pid == pid }
         return LockHolder(pid: pid, purpose: line?.purpose)
     }
 
-    /// The complete `PID PURPOSE` lines among the last `readBytes` of the file.
-    private static func writtenLines(of file: FileDescriptor) -> [LockHolder] {
+    /// The complete `PID PURPOSE` lines among the last `readBytes` of the file, but the one at `ours`.
+    private static func writtenLines(of file: FileDescriptor, excluding ours: Range<Int>) -> [LockHolder] {
         var end = stat()
         guard fstat(file.rawValue, &end) == 0 else { return [] }
         let start = max(0, Int(end.st_size) - readBytes)
@@ -108,7 +116,8 @@ public final class LockFile {
         var lines = buffer[..<count].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         lines.removeLast()  // after the last line break: nothing, or a line not whole yet
         if start > 0, !lines.isEmpty { lines.removeFirst() }  // begun before what was read
-        return lines.compactMap { bytes in
+        // The slices keep the buffer's indices: offset in the file = start + index.
+        return lines.filter { start + $0.startIndex != ours.lowerBound }.compactMap { bytes in
             let line = String(decoding: bytes, as: UTF8.self)
             guard let space = line.firstIndex(of: " "), let pid = Int32(line[..<space]), pid > 0 else { return nil }
             let purpose = String(line[line.index(after: space)...])

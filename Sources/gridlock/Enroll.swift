@@ -21,7 +21,14 @@ let enrollCommand = Command(
         hash (and the keys below, where given): first under a temporary name in that folder,
         where the whole configuration is judged with it as gridlockd would judge it and it
         must read back as exactly the pattern asked for; only then is it renamed into place,
-        otherwise nothing is written. Then sends SIGHUP to a running gridlockd.
+        otherwise nothing is written. Then sends SIGHUP to a running gridlockd. An existing
+        50-NAME.conf is replaced only when it holds nothing but [pattern NAME] (an earlier
+        enrolment); one holding anything else is left as it is.
+
+        From the verdict on the configuration to its end it holds the lock .gridlock.lock in
+        the folder of FILE (/etc/gridlock/.gridlock.lock), as reset-lockout does: while
+        another enroll or reset-lockout holds it, it stops at once, naming that one (exit
+        status 75).
 
           --exec ARGV       the unlock action of this pattern (systemd-style quoting)
           --timeout S       give up on the panel after S seconds (1 to 3600, default 120)
@@ -33,11 +40,14 @@ let enrollCommand = Command(
         (docs/configuration.md); a pattern with a schedule opens only while the clock is
         synchronised, unless [security] trust-unsynchronised-clock=true. A value the config
         reader would read otherwise than given is refused: a line break or another control
-        character, whitespace at either end, or ';' after whitespace (a comment to the reader).
+        character, whitespace at either end (any Unicode space: U+00A0, U+2003, U+3000...),
+        ';' after whitespace (a comment to the reader), or bytes that are not UTF-8.
 
         Exit status: 0 when stored, 64 for a bad option (naming it) or a --pattern-stdin line
-        that is no pattern, 78 when the configuration has errors or would have them with the
-        new pattern, 1 for anything else (two drawings that differ, a name already taken).
+        that is no pattern or missing, 75 when another enroll or reset-lockout is changing the
+        configuration (try again when it is done), 78 when the configuration has errors or
+        would have them with the new pattern, 1 for anything else (two drawings that differ, a
+        name already taken, a 50-NAME.conf holding more than that pattern).
         """
 ) { arguments in
     guard let name = try arguments.option("--name") else {
@@ -54,11 +64,16 @@ let enrollCommand = Command(
     // anyone draws, and the drop-in is judged by the same verdict before it is put in place.
     let loaded = try ConfigVerdict.load(path: configPath)
     let config = loaded.config
+    // Held until the process ends: through the drawing to the drop-in in place, no other
+    // enroll or reset-lockout changes this configuration (`store` reads it afresh under the
+    // lock). Taken once the configuration passed: a refused one leaves no lock file behind.
+    let lock = try ConfigLock.acquire(configPath: configPath, command: arguments.command)
+    defer { withExtendedLifetime(lock) {} }
 
     let pattern: Pattern
     if fromStdin {
         guard let line = readLine(strippingNewline: true) else {
-            throw CommandError("no pattern on standard input")
+            throw UsageError("--pattern-stdin: no pattern on standard input", command: arguments.command)
         }
         pattern = try patternFromStandardInput(line, shape: config.grid.shape, command: arguments.command)
         guard pattern.count >= config.grid.minNodes else {

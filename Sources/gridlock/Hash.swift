@@ -24,7 +24,8 @@ let hashCommand = Command(
         --exec ARGV             adds the exec= line (systemd-style quoting); refused when
                                 the config reader would read it otherwise than given (a
                                 line break or another control character, whitespace at
-                                either end, ';' after whitespace)
+                                either end, any Unicode space included, ';' after
+                                whitespace) and when it is not UTF-8
         --benchmark             also print how long one verification takes on this
                                 machine with these settings (what each attempt on the
                                 panel costs)

@@ -4,7 +4,7 @@ import LinuxSys
 
 let replayCommand = Command(
     name: "replay",
-    summary: "run the daemon's logic on an evemu recording and print each outcome as JSON",
+    summary: "run the daemon on an evemu recording, with the config's real actions and hooks; outcomes as JSON",
     usage: """
         Usage: gridlock replay --config FILE RECORDING.evemu [--frames DIR] [--state FILE]
 

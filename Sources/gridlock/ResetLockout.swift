@@ -24,7 +24,9 @@ let resetLockoutCommand = Command(
                         meanwhile, or may be used again.
         Must be run as root (the state file belongs to the service). The configuration
         must pass gridlock check-config, owners and modes included: the file written is the
-        one it names. Exit status 78 when it does not.
+        one it names. Exit status 78 when it does not. It holds the lock .gridlock.lock in
+        the folder of FILE while it works, as gridlock enroll does: exit status 75 while an
+        enroll holds it (try again when that is done).
         """
 ) { arguments in
     let configPath = try arguments.option("--config") ?? ConfigVerdict.defaultPath
@@ -35,6 +37,9 @@ let resetLockoutCommand = Command(
     guard ProcessIdentity.effectiveUser == 0 else {
         throw CommandError("must be run as root (try: sudo gridlock reset-lockout)")
     }
+    // Not while an enroll or another reset changes this configuration.
+    let lock = try ConfigLock.acquireUnlessReadOnly(configPath: configPath, command: "gridlock reset-lockout")
+    defer { withExtendedLifetime(lock) {} }
     let config = try ConfigVerdict.load(path: configPath).config
     var afresh: [PatternEntry] = []
     for name in usesNames {
@@ -47,16 +52,16 @@ let resetLockoutCommand = Command(
     let sudoUser = ProcessEnvironment.value("SUDO_USER")
     let who = "uid \(ProcessIdentity.realUser)" + (sudoUser.map { " (sudo by \($0))" } ?? "")
     let afreshNames = afresh.map(\.name).joined(separator: ", ")
-    let lock: LockFile
+    let stateLock: LockFile
     do throws(StateInUse) {
-        lock = try StateLock.acquire(for: path, by: "gridlock reset-lockout")
+        stateLock = try StateLock.acquire(for: path, by: "gridlock reset-lockout")
     } catch {
         // Only a daemon (gridlockd, or a replay of it) takes a request; another tool is waited for.
         guard let holder = error.holder, ["gridlockd", "gridlock replay"].contains(holder.purpose ?? "") else { throw error }
         // gridlockd (or a replay) keeps the file: it alone may write it, so it is asked to.
         return try handOver(path: path, to: holder, who: who, afresh: afresh)
     }
-    defer { lock.release() }
+    defer { stateLock.release() }
     // A reset ends a lockout, it gives no visitor a new pass: uses (known or unknown) stay
     // unless named.
     let restored = try StateFile.resetLockout(

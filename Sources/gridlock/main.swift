@@ -31,8 +31,10 @@ extension String {
 }
 
 func main() -> Int32 {
-    var rest = Array(CommandLine.arguments.dropFirst())
-    guard let name = rest.first, name != "--help", name != "-h", name != "help" else {
+    // As bytes: a value that is no UTF-8 is refused by its option, not read with U+FFFD.
+    var rest = Arguments.processArguments()
+    let name = rest.first.map { String(decoding: $0, as: UTF8.self) }
+    guard let name, name != "--help", name != "-h", name != "help" else {
         printEscaped(overview)
         return rest.isEmpty ? 64 : 0
     }
@@ -41,7 +43,7 @@ func main() -> Int32 {
         printError("gridlock: unknown command '\(name)'\nTry 'gridlock --help'.")
         return 64
     }
-    var arguments = Arguments(rest, command: "gridlock \(name)")
+    var arguments = Arguments(bytes: rest, command: "gridlock \(name)")
     if arguments.flag("--help") || arguments.flag("-h") {
         printEscaped(command.usage)
         return 0

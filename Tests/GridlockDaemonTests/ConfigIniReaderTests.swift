@@ -56,6 +56,26 @@ struct ConfigIniReaderTests {
         #expect(messages(IniReader.read(path: path)) == ["2: line is not valid UTF-8", "3: line contains a NUL byte"])
     }
 
+    @Test("a value beginning or ending with a Unicode space inih keeps is refused at its line, naming the space")
+    func aValueWithAUnicodeSpaceAtAnEndIsRefused() throws {
+        let kept = ConfigWhitespace.scalars.filter { !ConfigWhitespace.isStrippedByReader($0) }.sorted { $0.value < $1.value }
+        #expect(kept.map(\.value) == [0x85, 0xA0, 0x1680] + Array(0x2000...0x200A) + [0x2028, 0x2029, 0x202F, 0x205F, 0x3000])
+        for space in kept {
+            let name = ConfigWhitespace.name(of: space)
+            let file = try read("[pattern door]\nexec=/bin/echo open\(space)\nvalid-until=\(space)2027-01-01\nhash=x\n")
+            #expect(messages(file) == [
+                "2: the value of 'exec' ends with \(name), which would be kept in it unseen; remove it",
+                "3: the value of 'valid-until' begins with \(name), which would be kept in it unseen; remove it",
+            ], "\(space.value)")
+            #expect(file.sections.first?.entries == [IniEntry(key: "hash", value: "x", line: 4)])
+        }
+        #expect(messages(try read("[a]\nk=v\u{3000}\n")) == ["2: the value of 'k' ends with U+3000 (an ideographic space), which would be kept in it unseen; remove it"])
+        // The ASCII ones are stripped as before, and inside a value every space is text.
+        let plain = try read("[a]\nk= \t10\u{A0}h\u{2003}30 \t\n")
+        #expect(plain.diagnostics.isEmpty)
+        #expect(plain.sections.first?.entries == [IniEntry(key: "k", value: "10\u{A0}h\u{2003}30", line: 2)])
+    }
+
     @Test("empty key name is refused") func emptyKeyNameIsRefused() throws {
         #expect(messages(try read("[a]\n=value\n")) == ["2: missing key name before '='"])
     }

@@ -52,8 +52,43 @@ import Testing
 
     @Test("whitespace at either end, which the reader strips, is refused")
     func surroundingWhitespaceIsRefused() {
-        #expect(IniValueCheck.problem(key: "exec", value: " /bin/true") == .surroundingWhitespace)
-        #expect(IniValueCheck.problem(key: "valid-from", value: "2027-01-01 ") == .surroundingWhitespace)
+        #expect(IniValueCheck.problem(key: "exec", value: " /bin/true") == .surroundingWhitespace(" "))
+        #expect(IniValueCheck.problem(key: "valid-from", value: "2027-01-01 ") == .surroundingWhitespace(" "))
+    }
+
+    /// The control characters among them are refused as such, the line and paragraph
+    /// separators as invisible; every other is whitespace at an end, whichever end.
+    @Test("every Unicode space at either end of a value is refused: a no-break space, an em space, an ideographic space and the rest")
+    func everyUnicodeSpaceAtEitherEndIsRefused() {
+        #expect(ConfigWhitespace.scalars.count == 25)
+        for space in ConfigWhitespace.scalars.sorted(by: { $0.value < $1.value }) {
+            let expected: UnwritableValue = space.properties.generalCategory == .control ? .controlCharacter(space)
+                : [0x2028, 0x2029].contains(space.value) ? .invisibleCharacter(space) : .surroundingWhitespace(space)
+            #expect(IniValueCheck.problem(key: "exec", value: "/bin/echo open\(space)") == expected, "\(space.value)")
+            #expect(IniValueCheck.problem(key: "exec", value: "\(space)/bin/echo open") == expected, "\(space.value)")
+            #expect(IniValueCheck.problem(key: "valid-until", value: "2027-01-01\(space)") == expected, "\(space.value)")
+        }
+        // The three the review found accepted, by name.
+        for (space, name) in [("\u{A0}", "U+00A0 (a no-break space)"), ("\u{3000}", "U+3000 (an ideographic space)"), ("\u{2003}", "U+2003 (an em space)")] as [(Unicode.Scalar, String)] {
+            #expect(IniValueCheck.problem(key: "exec", value: "/bin/echo open\(space)") == .surroundingWhitespace(space))
+            #expect(UnwritableValue.surroundingWhitespace(space).description
+                == "begins or ends with whitespace, \(name), which nobody sees and the config reader refuses at either end of a value")
+        }
+        #expect(UnwritableValue.surroundingWhitespace(" ").description
+            == "begins or ends with whitespace, U+0020 (a space), which the config reader drops")
+        // Inside a value they are text like any other.
+        #expect(IniValueCheck.problem(key: "exec", value: "/usr/bin/say 10\u{A0}h\u{202F}30") == nil)
+    }
+
+    @Test("the whitespace of config values is exactly Unicode's White_Space property")
+    func theWhitespaceIsUnicodesWhiteSpaceProperty() {
+        var whiteSpace: Set<Unicode.Scalar> = []
+        for value in UInt32(0)...0x10FFFF {
+            if let scalar = Unicode.Scalar(value), scalar.properties.isWhitespace { whiteSpace.insert(scalar) }
+        }
+        #expect(ConfigWhitespace.scalars == whiteSpace)
+        // What inih strips: C's isspace, the ASCII ones.
+        #expect(ConfigWhitespace.scalars.filter(ConfigWhitespace.isStrippedByReader).map(\.value).sorted() == [9, 10, 11, 12, 13, 32])
     }
 
     @Test("a line longer than inih's buffer is refused in the reader's own words")
@@ -138,6 +173,14 @@ import Testing
         try Enrollment.store(
             name: name, hash: Self.hash, exec: exec, grid: grid, keys: keys, configPath: config,
             runningAs: ProcessIdentity.effectiveUser, text: text)
+    }
+
+    /// `text` as the file `path`, with exactly `mode`, in a folder made 0755 if missing.
+    private func writeFile(_ text: String, to path: String, mode: mode_t) throws {
+        let folder = String(path[..<path.lastIndex(of: "/")!])
+        mkdir(folder, 0o755)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, mode)
     }
 
     private func entries(_ folder: String) -> [String] {
@@ -266,6 +309,90 @@ import Testing
         _ = try store(config, exec: "/bin/echo new")
         let loaded = try ConfigVerdict.load(path: config, runningAs: ProcessIdentity.effectiveUser)
         #expect(loaded.config.patterns.map(\.exec) == [["/bin/echo", "new"]])
+    }
+
+    @Test("a drop-in of the name that holds another pattern is left as it is, not replaced")
+    func aDropInHoldingAnotherPatternIsNotReplaced() throws {
+        let (folder, config) = try makeConfig()
+        defer { ConfigFixtures.remove(folder) }
+        let path = "\(config).d/50-x.conf"
+        let other = "[pattern y]\ngrid=3x3\nhash=\(Self.hash)\nexec=/bin/echo y\n"
+        try writeFile(other, to: path, mode: 0o600)
+        do throws(EnrollmentError) {
+            _ = try store(config, name: "x")
+            Issue.record("replaced a drop-in holding [pattern y]")
+        } catch {
+            guard case .dropInHoldsMore(let named, let holds) = error else { Issue.record("\(error)"); return }
+            #expect(named == path)
+            #expect(holds == "[pattern y]")
+            #expect(error.exitStatus == 1)
+            #expect(error.description == "\(path) holds more than the pattern it would replace ([pattern y]), so it was left as it is: "
+                + "move what else it holds into a file of its own, or choose another --name")
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == other)
+        #expect(entries("\(config).d") == ["50-x.conf"])
+        let loaded = try ConfigVerdict.load(path: config, runningAs: ProcessIdentity.effectiveUser)
+        #expect(loaded.config.patterns.map(\.name) == ["y"])
+    }
+
+    @Test("a drop-in of the name holding the pattern and another section, or unreadable lines, is left as it is")
+    func aDropInHoldingMoreThanThePatternIsNotReplaced() throws {
+        let (folder, config) = try makeConfig()
+        defer { ConfigFixtures.remove(folder) }
+        let path = "\(config).d/50-x.conf"
+        for (text, holds) in [
+            ("[pattern x]\nhash=\(Self.hash)\n[theme]\nnode=#112233\n", "[theme]"),
+            ("[pattern x]\nhash=\(Self.hash)\nnot a line\n", "expected 'key=value', a [section] header, or a comment starting with ';' or '#'"),
+        ] {
+            try writeFile(text, to: path, mode: 0o600)
+            do throws(EnrollmentError) {
+                _ = try store(config, name: "x")
+                Issue.record("replaced a drop-in holding \(holds)")
+            } catch {
+                guard case .dropInHoldsMore(path, holds) = error else { Issue.record("\(error)"); continue }
+            }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+        }
+        // Holding only the pattern, as an earlier enrol wrote it: that one is replaced.
+        try writeFile("[pattern x]\ngrid=3x3\nhash=\(Self.hash)\nexec=/bin/echo old\n", to: path, mode: 0o600)
+        _ = try store(config, name: "x", exec: "/bin/echo new")
+        let loaded = try ConfigVerdict.load(path: config, runningAs: ProcessIdentity.effectiveUser)
+        #expect(loaded.config.patterns.map(\.exec) == [["/bin/echo", "new"]])
+    }
+
+    // MARK: - The lock
+
+    @Test("a second enroll of one configuration is refused with 75 while the first holds the lock, naming its pid")
+    func aSecondEnrollIsRefusedWhileTheFirstHoldsTheLock() throws {
+        let (folder, config) = try makeConfig()
+        defer { ConfigFixtures.remove(folder) }
+        let first = try ConfigLock.acquire(configPath: config, command: "gridlock enroll")
+        #expect(first.path == "\(folder)/.gridlock.lock")
+        #expect(throws: ConfigLockError.busy(folder: folder, holder: LockHolder(pid: getpid(), purpose: "gridlock enroll"))) {
+            _ = try ConfigLock.acquire(configPath: config, command: "gridlock reset-lockout")
+        }
+        let refused = ConfigLockError.busy(folder: "/etc/gridlock", holder: LockHolder(pid: 1234, purpose: "gridlock enroll"))
+        #expect(refused.description == "another gridlock enroll (pid 1234) is changing /etc/gridlock; try again when it is done")
+        #expect(refused.exitStatus == 75)
+        first.release()
+        let second = try ConfigLock.acquire(configPath: config, command: "gridlock reset-lockout")
+        second.release()
+    }
+
+    @Test("the lock file is no configuration: the verdict and the drop-in listing pass it by, and it stays 0600")
+    func theLockFileIsNoConfiguration() throws {
+        let (folder, config) = try makeConfig()
+        defer { ConfigFixtures.remove(folder) }
+        let lock = try ConfigLock.acquire(configPath: config, command: "gridlock enroll")
+        defer { lock.release() }
+        _ = try store(config)
+        // A stray one in the drop-in folder too: hidden, so never read.
+        try writeFile("1 gridlock enroll\n", to: "\(config).d/.gridlock.lock", mode: 0o600)
+        #expect(ConfigVerdict.check(path: config).check.diagnostics == [])
+        #expect(try ConfigPaths.files(of: config) == [config, "\(config).d/50-door.conf"])
+        var info = stat()
+        #expect(stat(lock.path, &info) == 0 && info.st_mode & 0o7777 == 0o600)
+        #expect(entries(folder) == [".gridlock.lock", "gridlock.conf", "gridlock.conf.d", "state"])
     }
 
     @Test("while it is judged the drop-in stands in for its final name, between the drop-ins around it")

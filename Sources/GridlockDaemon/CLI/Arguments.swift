@@ -1,16 +1,59 @@
 /// A small command-line reader for the two executables (no package from outside the
 /// toolchain can be used, so no swift-argument-parser): `--name value`, `--name=value`,
 /// flags, and positionals, with errors that say what was expected.
+///
+/// Arguments are taken as bytes (`init(bytes:command:)`, what `gridlock` does with its argv):
+/// one that is not well-formed UTF-8 is refused when it is taken, naming its option, rather
+/// than read with U+FFFD in place of its bytes, which would make a value (or a path) that was
+/// never given.
 public struct Arguments {
     private var remaining: [String]
+    /// Where each of `remaining` stopped being UTF-8, for those that did.
+    private var illFormed: [(offset: Int, byte: UInt8)?]
     public let command: String
 
     public init(_ arguments: [String], command: String) {
         self.remaining = arguments
+        self.illFormed = arguments.map { _ in nil }
         self.command = command
     }
 
+    /// The arguments as the kernel passed them.
+    public init(bytes arguments: [[UInt8]], command: String) {
+        self.remaining = arguments.map { String(decoding: $0, as: UTF8.self) }
+        self.illFormed = arguments.map { StrictUTF8.firstProblem(in: $0) }
+        self.command = command
+    }
+
+    /// This process's arguments after the program name, as bytes (`CommandLine.arguments`
+    /// has them decoded already, ill-formed sequences replaced).
+    public static func processArguments() -> [[UInt8]] {
+        (0..<Int(CommandLine.argc)).dropFirst().map { index in
+            guard let argument = CommandLine.unsafeArgv[index] else { return [] }
+            var bytes: [UInt8] = []
+            var next = argument
+            while next.pointee != 0 {
+                bytes.append(UInt8(bitPattern: next.pointee))
+                next += 1
+            }
+            return bytes
+        }
+    }
+
+    private mutating func remove(_ indices: ClosedRange<Int>) {
+        remaining.removeSubrange(indices)
+        illFormed.removeSubrange(indices)
+    }
+
+    private func refuseIllFormed(_ index: Int, option name: String) throws(UsageError) {
+        guard let problem = illFormed[index] else { return }
+        throw UsageError(
+            "\(name): is not valid UTF-8 (at \(StrictUTF8.describe(problem)) of the argument); give it as UTF-8 text",
+            command: command)
+    }
+
     /// Removes and returns the value of `--name VALUE` or `--name=VALUE` (the last one wins).
+    /// A value that is not well-formed UTF-8 is refused, wherever it comes.
     public mutating func option(_ name: String) throws(UsageError) -> String? {
         var value: String?
         var index = 0
@@ -19,11 +62,13 @@ public struct Arguments {
             if argument == "--" { break }
             if argument == name {
                 guard index + 1 < remaining.count else { throw UsageError("\(name) needs a value", command: command) }
+                try refuseIllFormed(index + 1, option: name)
                 value = remaining[index + 1]
-                remaining.removeSubrange(index...index + 1)
+                remove(index...index + 1)
             } else if argument.hasPrefix(name + "=") {
+                try refuseIllFormed(index, option: name)
                 value = String(argument.dropFirst(name.count + 1))
-                remaining.remove(at: index)
+                remove(index...index)
             } else {
                 index += 1
             }
@@ -84,20 +129,21 @@ public struct Arguments {
             let argument = remaining[index]
             if argument == "--" { break }
             if argument == name {
-                if index + 1 < remaining.count, choices.contains(remaining[index + 1]) {
+                if index + 1 < remaining.count, illFormed[index + 1] == nil, choices.contains(remaining[index + 1]) {
                     value = remaining[index + 1]
-                    remaining.removeSubrange(index...index + 1)
+                    remove(index...index + 1)
                 } else {
                     value = bare
-                    remaining.remove(at: index)
+                    remove(index...index)
                 }
             } else if argument.hasPrefix(name + "=") {
+                try refuseIllFormed(index, option: name)
                 let text = String(argument.dropFirst(name.count + 1))
                 guard choices.contains(text) else {
                     throw UsageError(option: name, value: text, expected: "one of \(choices.joined(separator: ", "))", command: command)
                 }
                 value = text
-                remaining.remove(at: index)
+                remove(index...index)
             } else {
                 index += 1
             }
@@ -109,7 +155,7 @@ public struct Arguments {
     public mutating func flag(_ name: String) -> Bool {
         var found = false
         while let index = remaining.firstIndex(of: name), index < (remaining.firstIndex(of: "--") ?? remaining.count) {
-            remaining.remove(at: index)
+            remove(index...index)
             found = true
         }
         return found
@@ -119,16 +165,21 @@ public struct Arguments {
     public mutating func positionals(count range: ClosedRange<Int>, names: String) throws(UsageError) -> [String] {
         var result: [String] = []
         var afterDashes = false
-        for argument in remaining {
+        for (argument, problem) in zip(remaining, illFormed) {
             if !afterDashes, argument == "--" {
                 afterDashes = true
             } else if !afterDashes, argument.hasPrefix("-"), argument != "-" {
                 throw UsageError("unknown option \(argument)", command: command)
+            } else if let problem {
+                throw UsageError(
+                    "\(names.isEmpty ? "an argument" : names) is not valid UTF-8 (at \(StrictUTF8.describe(problem))); give it as UTF-8 text",
+                    command: command)
             } else {
                 result.append(argument)
             }
         }
         remaining = []
+        illFormed = []
         guard range.contains(result.count) else {
             if result.count < range.lowerBound { throw UsageError("missing \(names)", command: command) }
             throw UsageError("unexpected argument \(result[range.upperBound])", command: command)

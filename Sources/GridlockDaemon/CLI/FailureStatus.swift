@@ -21,7 +21,7 @@ extension EnrollmentError: FailureStatus {
         switch self {
         case .invalidName, .unwritableValue: 64
         case .configRejected: 78
-        case .nameTaken, .cannotWrite, .readBackDiffers: 1
+        case .nameTaken, .dropInHoldsMore, .cannotWrite, .readBackDiffers: 1
         }
     }
 }

@@ -135,7 +135,7 @@ struct ConfigAssembler {
     // MARK: - [pattern NAME]
 
     /// The NAME of a `[pattern NAME]` header ("" when it has none), or nil for any other section.
-    private static func patternName(inHeader header: String) -> String? {
+    static func patternName(inHeader header: String) -> String? {
         let words = header.split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == "\t" })
         guard words.first.map(String.init) == ConfigSchema.pattern.name else { return nil }
         return words.count > 1 ? String(words[1].drop(while: { $0 == " " || $0 == "\t" })) : ""

@@ -152,6 +152,12 @@ enum IniReader {
                     continue
                 }
                 previousKey = key
+                // inih strips the ASCII spaces; any other kept at an end is there unseen.
+                if let space = ConfigWhitespace.atEitherEnd(of: value) {
+                    let end = value.unicodeScalars.first == space ? "begins" : "ends"
+                    report(number, "the value of '\(key)' \(end) with \(ConfigWhitespace.name(of: space)), which would be kept in it unseen; remove it")
+                    continue
+                }
                 if key.isEmpty {
                     report(number, "missing key name before '='")
                 } else if file.sections.isEmpty {
@@ -196,7 +202,7 @@ enum IniReader {
         return nil
     }
 
-    private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || (0x09...0x0D).contains(c) }
+    private static func isSpace(_ c: UInt8) -> Bool { ConfigWhitespace.isStrippedByReader(byte: c) }
 
     private static func trimmed(_ raw: [UInt8]) -> ArraySlice<UInt8> {
         var slice = raw[...]

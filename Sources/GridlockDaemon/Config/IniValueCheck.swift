@@ -21,6 +21,8 @@ public enum IniValueCheck {
         if let hidden = value.unicodeScalars.first(where: { Self.invisibleCategories.contains($0.properties.generalCategory) }) {
             return .invisibleCharacter(hidden)
         }
+        // Any Unicode space at an end: the reader drops the ASCII ones and refuses the others.
+        if let space = ConfigWhitespace.atEitherEnd(of: value) { return .surroundingWhitespace(space) }
         let section = "pattern check"
         let file = IniReader.parse(Array("[\(section)]\n\(key)=\(value)\n".utf8), path: "")
         let entries = file.sections.count == 1 && file.sections[0].name == section ? file.sections[0].entries : []
@@ -28,8 +30,7 @@ public enum IniValueCheck {
         if let diagnostic = file.diagnostics.first { return .refusedLine(diagnostic.message) }
         guard entries.count == 1, entries[0].key == key else { return .readDifferently(nil) }
         let read = entries[0].value
-        if trimmedOfSpace(value) == read { return .surroundingWhitespace }
-        if value.hasPrefix(read), trimmedOfSpace(String(value.dropFirst(read.count))).hasPrefix(";") {
+        if value.hasPrefix(read), ConfigWhitespace.strippedByReader(String(value.dropFirst(read.count))).hasPrefix(";") {
             return .inlineComment(readAs: read)
         }
         return .readDifferently(read)
@@ -38,15 +39,6 @@ public enum IniValueCheck {
     /// Format characters (bidirectional overrides and isolates, zero-width spaces and joiners,
     /// the byte order mark, the soft hyphen) and the Unicode line and paragraph separators.
     private static let invisibleCategories: Set<Unicode.GeneralCategory> = [.format, .lineSeparator, .paragraphSeparator]
-
-    /// inih's `isspace`, which is what it strips from both ends of a value.
-    private static func trimmedOfSpace(_ text: String) -> String {
-        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || ("\t"..."\r").contains($0) }
-        var scalars = Substring(text).unicodeScalars[...]
-        while let first = scalars.first, isSpace(first) { scalars = scalars.dropFirst() }
-        while let last = scalars.last, isSpace(last) { scalars = scalars.dropLast() }
-        return String(String.UnicodeScalarView(scalars))
-    }
 }
 
 /// Why a value cannot be written as one config line that reads back as itself.
@@ -54,7 +46,8 @@ public enum UnwritableValue: Error, Hashable, Sendable, CustomStringConvertible 
     case controlCharacter(Unicode.Scalar)
     /// Invisible where people read configs and logs, or reorders what they read.
     case invisibleCharacter(Unicode.Scalar)
-    case surroundingWhitespace
+    /// A Unicode space at the start or the end (`ConfigWhitespace`).
+    case surroundingWhitespace(Unicode.Scalar)
     /// ` ;` starts a comment: only `readAs` would be read.
     case inlineComment(readAs: String)
     /// The reader refuses the line (too long, say), in its words.
@@ -70,8 +63,10 @@ public enum UnwritableValue: Error, Hashable, Sendable, CustomStringConvertible 
         case .invisibleCharacter(let scalar):
             "holds the invisible character \(Self.code(of: scalar)), which hides or reorders text where people read "
                 + "the config and the journal; type the value without it"
-        case .surroundingWhitespace:
-            "begins or ends with whitespace, which the config reader drops"
+        case .surroundingWhitespace(let space):
+            "begins or ends with whitespace, \(ConfigWhitespace.name(of: space)), "
+                + (ConfigWhitespace.isStrippedByReader(space) ? "which the config reader drops"
+                    : "which nobody sees and the config reader refuses at either end of a value")
         case .inlineComment(let read):
             "holds ';' after whitespace, where the config reader starts a comment: it would read only '\(read)'; "
                 + "remove the whitespace before ';'"

@@ -73,6 +73,7 @@ public enum Enrollment {
            let other = current.config.patterns.first(where: { $0.name == name && $0.source.file != path }) {
             throw .nameTaken(name: name, location: other.source.description)
         }
+        if let others = contentBesidesPattern(name, inDropIn: path) { throw .dropInHoldsMore(path: path, holds: others) }
 
         let folder = ConfigPaths.dropInDirectory(of: configPath)
         let folderExisted = (try? FileStatus(path: folder)) != nil
@@ -101,6 +102,22 @@ public enum Enrollment {
             throw .cannotWrite(error)
         }
         return path
+    }
+
+    /// What the drop-in at `path`, about to be replaced, holds besides `[pattern name]`: its
+    /// other sections, or what makes it unreadable; nil when it does not exist or holds
+    /// nothing else (an earlier enrolment of the same name, which this one replaces). Someone
+    /// may have put another pattern, or settings, into a file that happens to have the name.
+    private static func contentBesidesPattern(_ name: String, inDropIn path: String) -> String? {
+        do throws(SystemCallError) {
+            _ = try FileStatus(entryAt: path)
+        } catch where error.errno == .noSuchFile {
+            return nil
+        } catch {}
+        let file = IniReader.read(path: path)
+        let others = file.sections.filter { ConfigAssembler.patternName(inHeader: $0.name) != name }
+        guard !others.isEmpty || !file.diagnostics.isEmpty else { return nil }
+        return (others.map { "[\($0.name)]" } + file.diagnostics.map(\.message)).joined(separator: ", ")
     }
 
     /// Whether the staged drop-in may be put in place: the configuration with it passes the
@@ -166,6 +183,9 @@ public enum EnrollmentError: Error, CustomStringConvertible {
     /// A value the drop-in cannot hold as given (`key`: the `[pattern]` key it was for).
     case unwritableValue(key: String, PatternKeyProblem)
     case nameTaken(name: String, location: String)
+    /// The drop-in the pattern would replace holds more than an earlier enrolment of it
+    /// (`holds`: its other sections, or why it cannot be read).
+    case dropInHoldsMore(path: String, holds: String)
     case cannotWrite(SystemCallError)
     case configRejected(ConfigError)
     /// The file written would not have been read as the pattern asked for (`read`: what it held).
@@ -179,6 +199,9 @@ public enum EnrollmentError: Error, CustomStringConvertible {
             "\(key)=: \(problem)"
         case .nameTaken(let name, let location):
             "a pattern named \(name) is already defined at \(location); choose another --name or remove that one"
+        case .dropInHoldsMore(let path, let holds):
+            "\(path) holds more than the pattern it would replace (\(holds)), so it was left as it is: "
+                + "move what else it holds into a file of its own, or choose another --name"
         case .cannotWrite(let error): "\(error)"
         case .configRejected(let error): "the configuration would not load with the new pattern, nothing was changed:\n\(error)"
         case .readBackDiffers(let path, let read):
