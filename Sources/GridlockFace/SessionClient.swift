@@ -9,7 +9,7 @@ import LinuxSys
 /// later, backing off to `longestRetry`, so a face started before gridlockd, or outliving a
 /// restart of it, finds it without a busy loop. What a reply means is the `FaceMachine`'s.
 ///
-/// It believes only a server run by root or by one of `serverUsers` (`SO_PEERCRED` of the
+/// It believes only a server run by one of `serverUsers` (root, for gridlockd; `SO_PEERCRED` of the
 /// connection): a socket of anyone else's put in gridlockd's place is closed before a
 /// byte is read, said through `lost`, and tried again later, so its answers can never
 /// unlock. While nothing else is asked it sends a `status` after `keepAlive` of quiet,
@@ -17,7 +17,7 @@ import LinuxSys
 /// merely waits for a finger.
 public final class SessionClient {
     public let path: String
-    /// The uids a server may run as (root always).
+    /// The uids a server may run as: root, gridlockd's user.
     public let serverUsers: Set<UInt32>
     private unowned let loop: EventLoop
     private let retry: EventLoop.Deadline
@@ -39,11 +39,11 @@ public final class SessionClient {
     /// `connected` is called on every connection made; `replies` gets each reply in order;
     /// `lost` a sentence saying why nothing can be checked (once per outage).
     public init(
-        path: String, loop: EventLoop, serverUsers: Set<UInt32> = [], connected: @escaping () -> Void,
+        path: String, loop: EventLoop, serverUsers: Set<UInt32> = [0], connected: @escaping () -> Void,
         replies: @escaping (SessionReply) -> Void, lost: @escaping (String) -> Void
     ) {
         self.path = path
-        self.serverUsers = serverUsers.union([0])
+        self.serverUsers = serverUsers
         self.loop = loop
         self.connected = connected
         self.replies = replies

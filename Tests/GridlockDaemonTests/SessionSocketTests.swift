@@ -242,6 +242,24 @@ final class SessionSocketTests {
         #expect(journal.contains("session socket: answered \(peer): rejected (1 failure(s) in a row)"), "journal: \(journal)")
     }
 
+    @Test("a check in flight at the stop is answered stopping and stays counted, as the protocol says")
+    func stoppingMidCheckKeepsTheCount() throws {
+        try start()
+        verifier.holding = true
+        let asker = try face()
+        verifier.onRequest = { [unowned self] in daemon.stop() }
+        asker.send(.check(nodes: Self.wrong))
+        run()
+        // Sent as the daemon stopped, read after it: the loop that would have read it is done.
+        guard case .message(let bytes) = try asker.connection.receive(limit: 64) else {
+            Issue.record("no reply to the check in flight")
+            return
+        }
+        #expect(try SessionReply(decoding: bytes) == .notChecked(.stopping))
+        #expect(verifier.requests == 1)
+        #expect(failures == 1, "counted and saved before it was verified; a stop hands no attempt back")
+    }
+
     @Test("a peer that is not allowed gets refusedPeer, is closed and logged with its uid and pid")
     func refusedPeer() throws {
         config.session.allowUsers = [UserDatabase.currentUserID &+ 1]
