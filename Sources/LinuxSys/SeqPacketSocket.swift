@@ -144,12 +144,17 @@ public final class SeqPacketListener {
         let slash = path.lastIndex(of: "/") ?? path.startIndex
         let folder = slash == path.startIndex ? "/" : String(path[..<slash])
         let name = String(path[path.index(after: slash)...])
-        let hidden = ".\(name).\(getpid()).binding"
-        var hiddenAddress = try Self.address("\(folder)/\(hidden)", operation: "bind")
+        let hidden = ".binding.\(getpid())"
         let folderFD = try systemCall("open (the socket's folder)", path: folder) {
             open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         }
         defer { Glibc.close(folderFD) }
+        // Bound through the folder's descriptor (/proc/self/fd), so the folder judged is the
+        // one bound in and a socket path of the longest length still leaves room for the
+        // hidden name; the path itself where /proc is not mounted.
+        let throughDescriptor = "/proc/self/fd/\(folderFD)/\(hidden)"
+        var hiddenAddress = try Self.address(
+            access("/proc/self/fd", F_OK) == 0 ? throughDescriptor : "\(folder)/\(hidden)", operation: "bind")
         var folderStatus = stat()
         _ = try systemCall("fstat", path: folder) { fstat(folderFD, &folderStatus) }
         guard folderStatus.st_uid == geteuid(), folderStatus.st_mode & 0o022 == 0 else {
@@ -159,7 +164,7 @@ public final class SeqPacketListener {
         if fstatat(folderFD, name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT != S_IFSOCK {
             throw SystemCallError(operation: "bind (not a socket, left alone)", path: path, errno: .exists)
         }
-        // One a crashed run of this pid left; any other file of that name is not ours.
+        // One a crashed run of this pid left (a socket); any other file of that name is not ours.
         if fstatat(folderFD, hidden, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFSOCK {
             unlinkat(folderFD, hidden, 0)
         }

@@ -58,4 +58,16 @@ import Testing
         symlink(theirs, "\(folder)/linked")
         #expect(throws: SystemCallError.self) { try SeqPacketListener(path: "\(folder)/linked/session.sock", mode: 0o666, group: nil) }
     }
+
+    @Test("a socket path of the longest length a config allows is bound, the hidden name fitting beside it")
+    func theLongestPathIsBound() throws {
+        let folder = try makeTemporaryDirectory()
+        defer { Directory.removeTree(folder) }
+        chmod(folder, 0o755)
+        let path = folder + "/" + String(repeating: "s", count: 107 - folder.utf8.count - 1)
+        #expect(path.utf8.count == 107)
+        let listener = try SeqPacketListener(path: path, mode: 0o666, group: nil)
+        defer { listener.close() }
+        #expect(try FileStatus(entryAt: path).isSocket)
+    }
 }
