@@ -8,10 +8,22 @@ import LinuxSys
 /// connection cannot be made or goes away, it says so once through `lost` and tries again
 /// later, backing off to `longestRetry`, so a face started before gridlockd, or outliving a
 /// restart of it, finds it without a busy loop. What a reply means is the `FaceMachine`'s.
+///
+/// It believes only a server run by one of `serverUsers` (root, for gridlockd; `SO_PEERCRED` of the
+/// connection): a socket of anyone else's put in gridlockd's place is closed before a
+/// byte is read, said through `lost`, and tried again later, so its answers can never
+/// unlock. While nothing else is asked it sends a `status` after `keepAlive` of quiet,
+/// whose reply it keeps to itself, so gridlockd's idle timeout never closes a face that
+/// merely waits for a finger.
 public final class SessionClient {
     public let path: String
+    /// The uids a server may run as: root, gridlockd's user.
+    public let serverUsers: Set<UInt32>
     private unowned let loop: EventLoop
     private let retry: EventLoop.Deadline
+    private let quiet: EventLoop.Deadline
+    /// Each request sent and not yet answered, in order: true for a keep-alive's `status`.
+    private var outstanding: [Bool] = []
     private var connection: SeqPacketConnection?
     private var retryDelay = SessionClient.firstRetry
     private var lostSaid = false
@@ -21,20 +33,25 @@ public final class SessionClient {
 
     static let firstRetry: Duration = .milliseconds(250)
     static let longestRetry: Duration = .seconds(5)
+    /// Well within gridlockd's idle timeout (`SessionServer.idleTimeout`, 60 s).
+    public static let keepAlive: Duration = .seconds(20)
 
     /// `connected` is called on every connection made; `replies` gets each reply in order;
     /// `lost` a sentence saying why nothing can be checked (once per outage).
     public init(
-        path: String, loop: EventLoop, connected: @escaping () -> Void, replies: @escaping (SessionReply) -> Void,
-        lost: @escaping (String) -> Void
+        path: String, loop: EventLoop, serverUsers: Set<UInt32> = [0], connected: @escaping () -> Void,
+        replies: @escaping (SessionReply) -> Void, lost: @escaping (String) -> Void
     ) {
         self.path = path
+        self.serverUsers = serverUsers
         self.loop = loop
         self.connected = connected
         self.replies = replies
         self.lost = lost
         retry = loop.deadline("session reconnect")
+        quiet = loop.deadline("session keep-alive")
         retry.onFire { [unowned self] _ in connect() }
+        quiet.onFire { [unowned self] _ in keepConnection() }
     }
 
     public var isConnected: Bool { connection != nil }
@@ -44,10 +61,24 @@ public final class SessionClient {
         guard connection == nil else { return }
         do throws(SystemCallError) {
             let connection = try SeqPacketConnection.connect(to: path)
+            let server: PeerCredentials
+            do throws(SystemCallError) {
+                server = try connection.peer()
+            } catch {
+                connection.close()
+                throw error
+            }
+            guard serverUsers.contains(server.uid) else {
+                connection.close()
+                let trusted = serverUsers.sorted().map(String.init).joined(separator: ", ")
+                return give(up: "the session socket \(path) is served by \(server), not by gridlockd's user (uid \(trusted)): refusing to believe anything it says")
+            }
             try loop.watch(connection.descriptor, as: "session socket") { [unowned self] in readable() }
             self.connection = connection
             retryDelay = Self.firstRetry
             lostSaid = false
+            outstanding = []
+            quiet.due = loop.time + Self.keepAlive
             connected()
         } catch {
             give(up: "cannot reach gridlockd at \(path): \(error)")
@@ -60,7 +91,25 @@ public final class SessionClient {
         do throws(SystemCallError) {
             // One request at a time, each answered before the next: a full queue means a
             // server that stopped reading.
-            if try !connection.send(request.encoded) { drop("gridlockd does not read its session socket \(path)") }
+            if try !connection.send(request.encoded) { return drop("gridlockd does not read its session socket \(path)") }
+            outstanding.append(false)
+            quiet.due = loop.time + Self.keepAlive
+        } catch {
+            drop("lost gridlockd at \(path): \(error)")
+        }
+    }
+
+    /// After `keepAlive` of quiet: a `status` of its own, unless a request waits for its reply.
+    private func keepConnection() {
+        guard let connection else { return }
+        guard outstanding.isEmpty else {
+            quiet.due = loop.time + Self.keepAlive
+            return
+        }
+        do throws(SystemCallError) {
+            if try !connection.send(SessionRequest.status.encoded) { return drop("gridlockd does not read its session socket \(path)") }
+            outstanding.append(true)
+            quiet.due = loop.time + Self.keepAlive
         } catch {
             drop("lost gridlockd at \(path): \(error)")
         }
@@ -68,6 +117,8 @@ public final class SessionClient {
 
     public func close() {
         retry.due = nil
+        quiet.due = nil
+        outstanding = []
         guard let connection else { return }
         loop.unwatch(connection.descriptor)
         connection.close()
@@ -91,11 +142,16 @@ public final class SessionClient {
             case .truncated(let length):
                 return drop("gridlockd sent a \(length)-byte packet on \(path), longer than any reply")
             case .message(let bytes):
+                let reply: SessionReply
                 do throws(SessionDecodeError) {
-                    replies(try SessionReply(decoding: bytes))
+                    reply = try SessionReply(decoding: bytes)
                 } catch {
                     return drop("gridlockd's reply on \(path) did not decode: \(error)")
                 }
+                // A reply nobody asked for (a refusal before closing) goes to the face too.
+                let wasKeepAlive = outstanding.isEmpty ? false : outstanding.removeFirst()
+                quiet.due = loop.time + Self.keepAlive
+                if !wasKeepAlive { replies(reply) }
                 // A reply may have closed the connection (a refusal): stop reading a closed one.
                 if self.connection == nil { return }
             }

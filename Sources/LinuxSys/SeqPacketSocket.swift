@@ -126,35 +126,70 @@ public final class SeqPacketListener {
     public let path: String
     public let descriptor: FileDescriptor
 
-    /// Binds `path` (a stale socket left there by an earlier run is removed first; any
-    /// other kind of file is an error), gives it `mode` and `group` (the owner stays this
-    /// process's user, root in gridlockd),
-    /// and listens. The folder must exist.
+    /// Binds `path` with `mode` and `group` (the owner stays this process's user, root in
+    /// gridlockd) and listens. The folder must exist, be a real folder (no symbolic link),
+    /// this user's and writable by no one else: the caller has judged it so
+    /// (`ConfigVerdict`), and it is looked at again here, through the descriptor the
+    /// socket is then made in.
+    ///
+    /// The name never appears with another owner or mode, and nothing is changed through a
+    /// path someone else could swap: the socket is bound under a hidden name in that folder
+    /// with umask 0777 (mode 0000), its group and mode are set on that name relative to the
+    /// folder's descriptor (no link followed), it listens, and only then is it renamed onto
+    /// `path`, replacing in one step a socket an earlier run left there. Any other kind of
+    /// file at `path` is an error and left alone.
     public init(path: String, mode: FileMode, group: UInt32?, backlog: Int32 = 16) throws(SystemCallError) {
-        var address = try Self.address(path, operation: "bind")
+        // The final name must fit an address too: a face connects to it.
+        _ = try Self.address(path, operation: "bind")
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        let folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        let name = String(path[path.index(after: slash)...])
+        let hidden = ".binding.\(getpid())"
+        let folderFD = try systemCall("open (the socket's folder)", path: folder) {
+            open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        }
+        defer { Glibc.close(folderFD) }
+        // Bound through the folder's descriptor (/proc/self/fd), so the folder judged is the
+        // one bound in and a socket path of the longest length still leaves room for the
+        // hidden name; the path itself where /proc is not mounted.
+        let throughDescriptor = "/proc/self/fd/\(folderFD)/\(hidden)"
+        var hiddenAddress = try Self.address(
+            access("/proc/self/fd", F_OK) == 0 ? throughDescriptor : "\(folder)/\(hidden)", operation: "bind")
+        var folderStatus = stat()
+        _ = try systemCall("fstat", path: folder) { fstat(folderFD, &folderStatus) }
+        guard folderStatus.st_uid == geteuid(), folderStatus.st_mode & 0o022 == 0 else {
+            throw SystemCallError(operation: "bind (the folder is another user's or writable by others)", path: folder, errno: .permissionDenied)
+        }
         var status = stat()
-        if lstat(path, &status) == 0 {
-            guard status.st_mode & S_IFMT == S_IFSOCK else {
-                throw SystemCallError(operation: "bind (not a socket, left alone)", path: path, errno: .exists)
-            }
-            _ = try systemCall("unlink", path: path) { unlink(path) }
+        if fstatat(folderFD, name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT != S_IFSOCK {
+            throw SystemCallError(operation: "bind (not a socket, left alone)", path: path, errno: .exists)
+        }
+        // One a crashed run of this pid left (a socket); any other file of that name is not ours.
+        if fstatat(folderFD, hidden, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFSOCK {
+            unlinkat(folderFD, hidden, 0)
         }
         let fd = try systemCall("socket(AF_UNIX, SOCK_SEQPACKET)") {
             socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         }
+        var bound = false
         do throws(SystemCallError) {
-            // No moment with the socket reachable under a wider mode than asked.
+            // Linux takes a socket's mode from the umask at bind, not from an fchmod before it.
             let previous = umask(0o777)
-            let bound = withUnsafePointer(to: &address) {
+            let result = withUnsafePointer(to: &hiddenAddress) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
             let bindErrno = Errno.current
             umask(previous)
-            if bound != 0 { throw SystemCallError(operation: "bind", path: path, errno: bindErrno) }
-            if let group { _ = try systemCall("chown", path: path) { chown(path, uid_t.max, group) } }
-            _ = try systemCall("chmod", path: path) { chmod(path, mode) }
+            if result != 0 { throw SystemCallError(operation: "bind", path: "\(folder)/\(hidden)", errno: bindErrno) }
+            bound = true
+            _ = try systemCall("fchownat", path: "\(folder)/\(hidden)") {
+                fchownat(folderFD, hidden, uid_t.max, group ?? gid_t.max, AT_SYMLINK_NOFOLLOW)
+            }
+            _ = try systemCall("fchmodat", path: "\(folder)/\(hidden)") { fchmodat(folderFD, hidden, mode, 0) }
             _ = try systemCall("listen", path: path) { listen(fd, backlog) }
+            _ = try systemCall("renameat", path: path) { renameat(folderFD, hidden, folderFD, name) }
         } catch {
+            if bound { unlinkat(folderFD, hidden, 0) }
             Glibc.close(fd)
             throw error
         }

@@ -36,17 +36,32 @@ final class WaylandLockFace: LockSurfaces {
     private let started: Instant
     private var firstFrameSaid = false
 
+    /// Connects to the compositor on a loop that serves SIGTERM, SIGINT and SIGUSR1 from the
+    /// first moment, within `WaylandConnection.handshakeLimit`; nil when SIGTERM or SIGINT
+    /// came first (a clean stop, exit 0, whatever the socket did meanwhile).
+    static func connect() throws -> (EventLoop, WaylandConnection)? {
+        let loop = try EventLoop(signals: [.terminate, .interrupt, .user1])
+        var stopped = false
+        loop.signalHandler = { signal in if signal != .user1 { stopped = true } }
+        guard let connection = try WaylandConnection.connect(on: loop, until: { stopped }) else { return nil }
+        return (loop, connection)
+    }
+
     /// `started`: when the process began, for the first frame's figure.
-    init(settings: FaceSettings, grid: FaceGrid, theme: Theme, socket: String, relockAfter: Duration?, started: Instant) throws {
+    init(
+        loop: EventLoop, connection: WaylandConnection, settings: FaceSettings, grid: FaceGrid, theme: Theme, socket: String,
+        relockAfter: Duration?, started: Instant
+    ) throws {
         self.started = started
-        loop = try EventLoop(signals: [.terminate, .interrupt, .user1])
-        connection = try WaylandConnection.connect()
+        self.loop = loop
+        self.connection = connection
         let controller = FaceController(loop: loop, settings: settings, grid: grid)
         self.controller = controller
         self.theme = theme
         self.relockAfter = relockAfter
+        // gridlockd runs as root: a socket served by anyone else is not believed.
         client = SessionClient(
-            path: socket, loop: loop, connected: { controller.connected() }, replies: { controller.reply($0) },
+            path: socket, loop: loop, serverUsers: [0], connected: { controller.connected() }, replies: { controller.reply($0) },
             lost: { why in
                 Journal.log(.warning, "nothing can be checked: \(why)")
                 controller.serviceLost()

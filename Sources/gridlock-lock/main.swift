@@ -25,9 +25,13 @@ let usage = """
                      (the same as SIGUSR1)
       --help         show this help
 
-    Exit status: 0 stopped by SIGTERM/SIGINT (the session stays as it was), 64 usage,
-    69 no compositor, or one without ext-session-lock-v1, 70 another lock client holds
-    the session, 75 the compositor went away, 78 a broken theme file.
+    It believes only a gridlockd that runs as root (the socket's peer credentials): a
+    socket served by any other user is refused, and the session stays locked.
+
+    Exit status: 0 stopped by SIGTERM/SIGINT (the session stays as it was), at any moment,
+    also while connecting, 64 usage, 69 no compositor, none that finished its first
+    roundtrip within 5 s, or one without ext-session-lock-v1, 70 another lock client
+    holds the session, 75 the compositor went away, 78 a broken theme file.
     """
 
 let defaultThemePath = "/etc/gridlock/face.conf"
@@ -67,8 +71,9 @@ func main() -> Int32 {
     face.showPath = settings.grid.showPath
     let grid = FaceGrid(sizeFraction: settings.grid.sizeFraction, hitRadiusFraction: settings.grid.hitRadiusFraction)
     do {
+        guard let (loop, connection) = try WaylandLockFace.connect() else { return 0 }
         let lock = try WaylandLockFace(
-            settings: face, grid: grid, theme: settings.theme, socket: socketOption ?? settings.session.socket,
+            loop: loop, connection: connection, settings: face, grid: grid, theme: settings.theme, socket: socketOption ?? settings.session.socket,
             relockAfter: settings.session.relockAfter, started: processStarted)
         switch try lock.run() {
         case .stopped: return 0
@@ -81,6 +86,7 @@ func main() -> Int32 {
         Journal.log(.error, error.description)
         if case .missingProtocols = error { return 69 }
         if case .noCompositor = error { return 69 }
+        if case .noAnswer = error { return 69 }
         return 75
     } catch {
         Journal.log(.error, "\(error)")

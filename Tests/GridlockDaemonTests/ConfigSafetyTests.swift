@@ -208,6 +208,66 @@ import Testing
         #expect(found.first?.message.contains("owned by uid 65534") == true)
     }
 
+    /// The setup with `[session] socket=` in a drop-in of its own, at its line 2.
+    func withSession(_ folder: String, socket: String) throws -> String {
+        let dropIn = "\(folder)/gridlock.conf.d/70-session.conf"
+        try "[session]\nsocket=\(socket)\nallow-users=0\n".write(toFile: dropIn, atomically: true, encoding: .utf8)
+        chmod(dropIn, 0o600)
+        return dropIn
+    }
+
+    @Test("the session socket's folder is refused at the socket= line unless root's, writable by no one else and no link")
+    func theSocketFolderFollowsTheStateFolderRule() throws {
+        let folder = try makeSetup()
+        defer { ConfigFixtures.remove(folder) }
+        let dropIn = try withSession(folder, socket: "\(folder)/glk/session.sock")
+        // Missing: gridlockd makes it, root's, in a folder that is safe.
+        #expect(problems(folder).isEmpty)
+        try FileManager.default.createDirectory(atPath: "\(folder)/glk", withIntermediateDirectories: false)
+        chmod("\(folder)/glk", 0o755)
+        #expect(problems(folder).isEmpty)
+
+        try #require(chown("\(folder)/glk", 65534, 65534) == 0)
+        var found = problems(folder)
+        #expect(found.map(\.location) == [SourceLocation(file: dropIn, line: 2)])
+        #expect(found.first?.message.hasPrefix("[session] socket: \(folder)/glk: owned by uid 65534, not root") == true, "\(found)")
+        try #require(chown("\(folder)/glk", 0, 0) == 0)
+
+        chmod("\(folder)/glk", 0o777)
+        found = problems(folder)
+        #expect(found.map(\.location) == [SourceLocation(file: dropIn, line: 2)])
+        #expect(found.first?.message.contains("writable by others (mode 0777), so anyone in it could put a socket of their own where lock faces look for gridlockd") == true, "\(found)")
+        chmod("\(folder)/glk", 0o755)
+
+        // A link, even to a safe folder: whoever can change it decides where the socket goes.
+        try FileManager.default.createSymbolicLink(atPath: "\(folder)/link", withDestinationPath: "\(folder)/glk")
+        _ = try withSession(folder, socket: "\(folder)/link/session.sock")
+        found = problems(folder)
+        #expect(found.map(\.location) == [SourceLocation(file: dropIn, line: 2)])
+        #expect(found.first?.message.hasPrefix("[session] socket: \(folder)/link: a symbolic link") == true, "\(found)")
+
+        // A folder above that another user owns could swap the whole branch.
+        try FileManager.default.createDirectory(atPath: "\(folder)/theirs/glk", withIntermediateDirectories: true)
+        chmod("\(folder)/theirs", 0o755)
+        chmod("\(folder)/theirs/glk", 0o755)
+        try #require(chown("\(folder)/theirs", 65534, 65534) == 0)
+        _ = try withSession(folder, socket: "\(folder)/theirs/glk/session.sock")
+        found = problems(folder)
+        #expect(found.map(\.location) == [SourceLocation(file: dropIn, line: 2)])
+        #expect(found.first?.message.hasPrefix("[session] socket: \(folder)/theirs: owned by uid 65534") == true, "\(found)")
+        #expect(throws: ConfigError.self) { try ConfigVerdict.load(path: "\(folder)/gridlock.conf", runningAs: 0) }
+    }
+
+    @Test("a session socket in /tmp itself is refused with the advice of a folder of its own")
+    func aSocketInTmpIsRefused() throws {
+        let folder = try makeSetup()
+        defer { ConfigFixtures.remove(folder) }
+        let dropIn = try withSession(folder, socket: "/tmp/session.sock")
+        let found = problems(folder)
+        #expect(found.map(\.location) == [SourceLocation(file: dropIn, line: 2)])
+        #expect(found.first?.message.contains("put the socket in a folder of its own, such as /run/gridlock/") == true, "\(found)")
+    }
+
     @Test("a singular, nearly singular, underflowing or huge calibration matrix is a config error at its line")
     func singularCalibrationIsRefused() throws {
         let folder = try makeSetup()

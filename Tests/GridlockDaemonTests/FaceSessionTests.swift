@@ -1,3 +1,4 @@
+import Glibc
 import GridlockCore
 import GridlockFace
 import LinuxSys
@@ -31,15 +32,21 @@ extension SessionSocketTests {
         let surfaces = RecordingSurfaces()
         let grid: GridLayout
         private(set) var lost: [String] = []
+        /// What the client said through `lost`, in order.
+        var lostSentences: [String] { lostSaid() }
+        private var lostSaid: () -> [String] = { [] }
         private let step: EventLoop.Deadline
         private var pending: [TouchEvent] = []
 
-        init(path: String, loop: EventLoop, settings: FaceSettings = FaceSettings()) {
+        /// `serverUsers`: whom the face believes; gridlockd here runs as the tests' user.
+        init(path: String, loop: EventLoop, settings: FaceSettings = FaceSettings(), serverUsers: Set<UInt32> = [UserDatabase.currentUserID]) {
             let controller = FaceController(loop: loop, settings: settings, grid: FaceGrid())
             self.controller = controller
+            var said: [String] = []
             client = SessionClient(
-                path: path, loop: loop, connected: { controller.connected() }, replies: { controller.reply($0) },
-                lost: { _ in controller.serviceLost() })
+                path: path, loop: loop, serverUsers: serverUsers, connected: { controller.connected() },
+                replies: { controller.reply($0) }, lost: { why in said.append(why); controller.serviceLost() })
+            lostSaid = { said }
             grid = controller.layout(for: Rect(x: 0, y: 0, width: 800, height: 480))!
             step = loop.deadline("test finger")
             self.loop = loop
@@ -142,5 +149,50 @@ extension SessionSocketTests {
         face.letGo()
         #expect(reports == [.serviceAvailable])
         #expect(face.controller.machine.phase == .ready)
+    }
+
+    @Test("a face believes no server of another uid: an impostor that says accepted to everything never unlocks it")
+    func faceRefusesAnImpostor() throws {
+        // The impostor: a socket that answers status with a ready grid and any check with
+        // accepted, as someone's own socket renamed over gridlockd's would.
+        try Directory.create("\(directory)/impostor", mode: 0o755)
+        let listener = try SeqPacketListener(path: "\(directory)/impostor/session.sock", mode: 0o666, group: nil)
+        var served: [SeqPacketConnection] = []
+        let ready = SessionReply.status(SessionStatus(state: .ready, rows: 3, columns: 3, minimumNodes: 4))
+        try loop.watch(listener.descriptor, as: "impostor") {
+            guard let connection = try? listener.accept() else { return }
+            served.append(connection)
+            try? self.loop.watch(connection.descriptor, as: "impostor connection") {
+                while case .message(let bytes)? = try? connection.receive(limit: 64) {
+                    let reply = bytes.count > 3 && bytes[3] == 0x02 ? ready : .accepted
+                    _ = try? connection.send(reply.encoded)
+                }
+            }
+        }
+        // The impostor runs as the tests' user; the face believes only another uid.
+        let face = Face(path: listener.path, loop: loop, serverUsers: [UserDatabase.currentUserID &+ 1])
+        var drawn = false
+        face.surfaces.onScene = {
+            if face.controller.machine.phase == .ready, !drawn {
+                drawn = true
+                face.draw(Self.right)
+            }
+        }
+        var finished = false
+        loop.deadline("test limit") { _ in
+            Issue.record("neither refused nor unlocked within 20 s")
+            finished = true
+        }.due = MonotonicClock.now() + .seconds(20)
+        face.client.connect()
+        try loop.run(until: { finished || face.surfaces.unlocks > 0 || !face.lostSentences.isEmpty })
+        face.letGo()
+        for connection in served { loop.unwatch(connection.descriptor); connection.close() }
+        loop.unwatch(listener.descriptor)
+        listener.close()
+        #expect(face.surfaces.unlocks == 0)
+        #expect(!drawn, "the grid was never offered on the impostor's word")
+        #expect(face.lostSentences == [
+            "the session socket \(listener.path) is served by uid \(getuid()), pid \(getpid()), not by gridlockd's user (uid \(UserDatabase.currentUserID &+ 1)): refusing to believe anything it says",
+        ])
     }
 }

@@ -242,6 +242,24 @@ final class SessionSocketTests {
         #expect(journal.contains("session socket: answered \(peer): rejected (1 failure(s) in a row)"), "journal: \(journal)")
     }
 
+    @Test("a check in flight at the stop is answered stopping and stays counted, as the protocol says")
+    func stoppingMidCheckKeepsTheCount() throws {
+        try start()
+        verifier.holding = true
+        let asker = try face()
+        verifier.onRequest = { [unowned self] in daemon.stop() }
+        asker.send(.check(nodes: Self.wrong))
+        run()
+        // Sent as the daemon stopped, read after it: the loop that would have read it is done.
+        guard case .message(let bytes) = try asker.connection.receive(limit: 64) else {
+            Issue.record("no reply to the check in flight")
+            return
+        }
+        #expect(try SessionReply(decoding: bytes) == .notChecked(.stopping))
+        #expect(verifier.requests == 1)
+        #expect(failures == 1, "counted and saved before it was verified; a stop hands no attempt back")
+    }
+
     @Test("a peer that is not allowed gets refusedPeer, is closed and logged with its uid and pid")
     func refusedPeer() throws {
         config.session.allowUsers = [UserDatabase.currentUserID &+ 1]
@@ -256,7 +274,7 @@ final class SessionSocketTests {
         #expect(journal.filter { $0.hasPrefix("session socket: refused a connection from \(peer)") }.count == 1)
     }
 
-    @Test("garbage, an oversized packet and an unknown version each get one reply and close the connection, logged once")
+    @Test("garbage, an oversized packet and an unknown version each get one reply and close the connection, logged once per interval")
     func malformedMessagesClose() throws {
         try start()
         let cases: [([UInt8], NotCheckedReason)] = [
@@ -280,7 +298,9 @@ final class SessionSocketTests {
             #expect(face.closed)
         }
         #expect(SessionReply.notChecked(.unsupportedVersion).encoded[2] == 1, "answered in version 1")
-        #expect(journal.filter { $0.hasPrefix("session socket: closed the connection from \(peer)") }.count == cases.count)
+        // One uid within the interval: the first said, the others counted and said at the stop.
+        #expect(journal.filter { $0.hasPrefix("session socket: closed the connection from \(peer)") }.count == 1)
+        #expect(journal.contains("session socket: \(cases.count - 1) more like it from uid \(getuid()) within 10 s (session-closed), not logged one by one"), "journal: \(journal)")
         #expect(verifier.requests == 0)
     }
 
@@ -318,17 +338,18 @@ final class SessionSocketTests {
         }
     }
 
-    @Test("status tells the grid and the state, and the ninth connection is refused as overloaded")
-    func statusAndConnectionLimit() throws {
+    @Test("status tells the grid and the state, and a uid's connection past its share replaces its idlest one")
+    func statusAndConnectionShares() throws {
         try start()
         var faces: [TestFace] = []
-        for _ in 0..<SessionServer.mostConnections { faces.append(try face()) }
-        let ninth = try face()
-        ninth.onClose = { faces[0].send(.status) }
-        faces[0].onReply = { [unowned self] _ in daemon.stop() }
+        for _ in 0..<SessionServer.mostConnectionsPerUser { faces.append(try face()) }
+        let newest = try face()
+        faces[0].onClose = { newest.send(.status) }
+        newest.onReply = { [unowned self] _ in daemon.stop() }
         run()
-        #expect(ninth.replies == [.notChecked(.overloaded)])
-        #expect(faces[0].replies == [.status(SessionStatus(state: .ready, rows: 3, columns: 3, minimumNodes: 4))])
+        #expect(faces[0].replies == [.notChecked(.overloaded)])
+        #expect(newest.replies == [.status(SessionStatus(state: .ready, rows: 3, columns: 3, minimumNodes: 4))])
+        #expect(faces.dropFirst().allSatisfy { $0.replies.isEmpty })
     }
 
     @Test("verifier only: backend=none builds no display and no touch device, and the socket is made with its folder and mode")

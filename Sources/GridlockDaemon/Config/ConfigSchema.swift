@@ -219,7 +219,7 @@ extension ConfigSchema {
     static let session = ConfigSection<ConfigDraft>("session", [
         ConfigKey("socket", ValueType(allowed: "an absolute path", parse: ConfigValues.socketPath).naming(.socket) { [$0] },
                   \.config.session.socket,
-                  default: .value("/run/gridlock/session.sock"), "Where lock faces connect; its folder is made if missing."),
+                  default: .value("/run/gridlock/session.sock"), "Where lock faces connect; its folder, made if missing, must be root's, writable by no one else and no link."),
         ConfigKey("allow-users", ValueType(allowed: "user names or uids, comma-separated", parse: ConfigValues.userList),
                   \.config.session.allowUsers, default: .unset("none"), "Peers with one of these uids are served."),
         ConfigKey("allow-group", ValueType(allowed: "a group name or a gid", parse: ConfigValues.groupName).optional,

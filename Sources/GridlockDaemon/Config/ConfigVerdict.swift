@@ -64,7 +64,8 @@ public enum ConfigVerdict {
             let textHolds = check.isValid
             if fileSafety == .checked {
                 check.diagnostics += ConfigSafety.problems(
-                    files: check.files, dropInDirectory: ConfigPaths.dropInDirectory(of: path), config: config, runningAs: user)
+                    files: check.files, dropInDirectory: ConfigPaths.dropInDirectory(of: path), config: config, runningAs: user,
+                    socketAt: check.keyLocations["session.socket"] ?? check.keyLocations["session"])
             }
             if textHolds { check.diagnostics += namedFiles(config, at: check.keyLocations, mainFile: path) }
             return (check, config)

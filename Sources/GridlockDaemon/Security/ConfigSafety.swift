@@ -12,9 +12,10 @@ public enum ConfigSafety {
     /// drop-in folder even while it is empty (a file put there later is read at the next
     /// reload), and for the state directory and the state file, when they exist (systemd's
     /// `StateDirectory=` makes the directory 0700).
+    /// `socketAt`: where `[session] socket=` was written (its folder's problems are said there).
     public static func problems(
         files: [String], dropInDirectory: String? = nil, config: GridlockConfig,
-        runningAs user: UInt32 = ProcessIdentity.effectiveUser
+        runningAs user: UInt32 = ProcessIdentity.effectiveUser, socketAt: SourceLocation? = nil
     ) -> [ConfigDiagnostic] {
         let hashFiles = Set(config.patterns.map(\.source.file))
         var folders: [String] = []
@@ -31,11 +32,51 @@ public enum ConfigSafety {
         }
         problems += check(directory(of: config.lockout.stateFile), holds: .state, user: user, missingIsFine: true)
         problems += check(config.lockout.stateFile, holds: .state, user: user, missingIsFine: true)
+        if config.session.enabled {
+            let at = socketAt ?? SourceLocation(file: files.first ?? ConfigVerdict.defaultPath, line: 0)
+            problems += socketFolderProblems(config.session.socket, user: user).map {
+                ConfigDiagnostic(location: at, message: "[session] socket: \($0.location.file): \($0.message)")
+            }
+        }
+        return problems
+    }
+
+    /// The session socket's folder, by the rule of the state folder: root's (or the
+    /// daemon's user's), writable by no one else, and no symbolic link, since whoever could
+    /// rename in it could put a socket of their own where lock faces look for gridlockd,
+    /// or swap in a link while gridlockd sets the socket's mode. A folder that is missing
+    /// is made by gridlockd (root's, 0755); then the nearest one that exists is judged.
+    /// Every folder above must be safe too (root's or the user's; writable by others only
+    /// with the sticky bit, as /tmp, where no one renames what is not theirs): the owner of
+    /// any of them could swap the whole branch.
+    static func socketFolderProblems(_ socket: String, user: UInt32) -> [ConfigDiagnostic] {
+        var folder = directory(of: socket)
+        while folder != "/" {
+            guard let entry = try? FileStatus(entryAt: folder) else {
+                folder = directory(of: folder)
+                continue
+            }
+            if entry.isSymbolicLink {
+                return [problem(folder, "a symbolic link, so whoever can change it decides where the socket is made; fix: write socket= with the real folder (readlink -f \(folder))")]
+            }
+            break
+        }
+        var problems = check(folder, holds: .sessionSocket, user: user, missingIsFine: false)
+        var above = folder
+        while above != "/" {
+            above = directory(of: above)
+            guard let status = try? FileStatus(path: above) else { continue }
+            if status.owner != 0, status.owner != user {
+                problems.append(problem(above, "owned by uid \(status.owner), who could swap the folder of the session socket below it; \(Contents.sessionSocket.folderOfItsOwn)"))
+            } else if (status.isWritableByGroup || status.isWritableByOthers), !status.isSticky {
+                problems.append(problem(above, "writable by \(status.isWritableByOthers ? "others" : "its group") (mode \(octal(status.permissions))), who could swap the folder of the session socket below it; \(Contents.sessionSocket.folderOfItsOwn)"))
+            }
+        }
         return problems
     }
 
     private enum Contents {
-        case settings, hashes, configFiles, state
+        case settings, hashes, configFiles, state, sessionSocket
 
         /// What someone who could change it could do: the reason in the message.
         var risk: String {
@@ -44,6 +85,7 @@ public enum ConfigSafety {
             case .hashes: "anyone in it could add a pattern"
             case .configFiles: "anyone in it could replace the configuration files"
             case .state: "anyone in it could reset the failure count"
+            case .sessionSocket: "anyone in it could put a socket of their own where lock faces look for gridlockd"
             }
         }
 
@@ -52,6 +94,7 @@ public enum ConfigSafety {
         var folderOfItsOwn: String {
             switch self {
             case .state: "put the state file in a folder of its own, such as /var/lib/gridlock (systemd's StateDirectory=gridlock makes it 0700)"
+            case .sessionSocket: "put the socket in a folder of its own, such as /run/gridlock/ (gridlockd makes it, root's, when it is missing)"
             default: "keep the configuration and its drop-ins in a folder of their own, such as /etc/gridlock"
             }
         }
@@ -70,7 +113,7 @@ public enum ConfigSafety {
         // others may write to (/var/local), may well be shared too: a folder of its own first.
         let shared = status.isDirectory
             && (status.isSticky || (status.owner != 0 && status.owner != user)
-                || (contents == .state && (status.isWritableByGroup || status.isWritableByOthers)))
+                || ((contents == .state || contents == .sessionSocket) && (status.isWritableByGroup || status.isWritableByOthers)))
         if status.owner != 0, status.owner != user {
             let chown = "chown root:root \(path)"
             let fix = shared ? "\(contents.folderOfItsOwn), or, if \(path) is gridlock's alone, \(chown)" : chown

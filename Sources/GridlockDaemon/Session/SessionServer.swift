@@ -19,10 +19,22 @@ final class SessionServer {
         /// The start of the current one-second window of the rate limit, and its messages.
         var windowStart: Instant
         var messagesInWindow = 0
+        /// Its last message (or its connect): what the idle timeout and the shares judge.
+        var lastActive: Instant
+        /// A request of it is answered later (a check): it is neither idle nor evicted.
+        var awaitingReply = false
     }
 
-    /// Connections served at once; the next is answered `overloaded` and closed.
-    static let mostConnections = 8
+    /// Connections served at once, all peers together; the next is answered `overloaded`.
+    static let mostConnections = 16
+    /// Connections of one uid at once: its next connection closes its idlest one
+    /// (`ConnectionShares`), so no uid can take the connections of another.
+    static let mostConnectionsPerUser = 4
+    /// A connection that sends nothing for this long (and waits for no verdict) is closed;
+    /// a face keeps its connection with a `status` now and then (`SessionClient.keepAlive`).
+    static let idleTimeout: Duration = .seconds(60)
+    /// Refusals and closings are logged once per peer uid per this interval, with a count.
+    static let refusalLogInterval: Duration = .seconds(10)
     /// Messages one connection may send within a second; one more closes it.
     static let mostMessagesPerSecond = 20
     /// Packets read and dropped before a refused connection is closed, so the peer reads
@@ -34,6 +46,10 @@ final class SessionServer {
     private var listening: EventLoop.Watching?
     private(set) var clients: [ConnectionID: Client] = [:]
     private var nextID = 1
+    private let shares = ConnectionShares(perUser: SessionServer.mostConnectionsPerUser, total: SessionServer.mostConnections)
+    private let idle: EventLoop.Deadline
+    private var refusals = RefusalTally(interval: SessionServer.refusalLogInterval)
+    private let refusalSummaries: EventLoop.Deadline
     /// Whether a peer is served (`SessionConfig.allows`, as the configuration in force says).
     private let allows: (PeerCredentials) -> Bool
     /// The nodes of the server's grid, which a check's nodes must lie on.
@@ -46,6 +62,10 @@ final class SessionServer {
         self.loop = loop
         self.allows = allows
         self.nodeCount = nodeCount
+        idle = loop.deadline("session idle")
+        refusalSummaries = loop.deadline("session refusals")
+        idle.onFire { [unowned self] now in closeIdle(at: now) }
+        refusalSummaries.onFire { [unowned self] now in sayRefusalSummaries(at: now) }
     }
 
     var path: String { listener.path }
@@ -62,8 +82,12 @@ final class SessionServer {
     /// The reply to a request answered later (a check's verdict). A connection that has gone
     /// meanwhile gets nothing: what it asked for happened all the same.
     func answer(_ id: ConnectionID, _ reply: SessionReply) {
-        guard let client = clients[id] else { return }
+        guard var client = clients[id] else { return }
+        client.awaitingReply = false
+        client.lastActive = loop.now()
+        clients[id] = client
         send(reply, to: id, client)
+        armIdle()
     }
 
     func peer(of id: ConnectionID) -> PeerCredentials? { clients[id]?.peer }
@@ -74,6 +98,8 @@ final class SessionServer {
         if let listening { loop.unwatch(listening) }
         listening = nil
         listener.close()
+        idle.due = nil
+        sayRefusalSummaries(at: loop.now() + Self.refusalLogInterval)
     }
 
     // MARK: - Connections
@@ -102,23 +128,26 @@ final class SessionServer {
             return
         }
         guard allows(peer) else {
-            Journal.log(.warning, "session socket: refused a connection from \(peer): not in [session] allow-users= or allow-group=",
-                        JournalFields(fields: ["GRIDLOCK_EVENT": "session-refused", "GRIDLOCK_PEER_UID": String(peer.uid)]))
-            try? connection.send(SessionReply.notChecked(.refusedPeer).encoded)
-            connection.discardQueued(upTo: Self.mostQueuedDiscarded)
-            connection.close()
+            logRefusal(of: peer, kind: "session-refused", "refused a connection from \(peer): not in [session] allow-users= or allow-group=")
+            turnAway(connection, .refusedPeer)
             return
         }
-        guard clients.count < Self.mostConnections else {
-            Journal.log(.warning, "session socket: refused a connection from \(peer): \(Self.mostConnections) are open already")
-            try? connection.send(SessionReply.notChecked(.overloaded).encoded)
-            connection.discardQueued(upTo: Self.mostQueuedDiscarded)
-            connection.close()
+        let now = loop.now()
+        let open = clients.map { ConnectionShares.Open(id: $0.key, uid: $0.value.peer.uid, lastActive: $0.value.lastActive, awaitingReply: $0.value.awaitingReply) }
+        switch shares.decide(newcomer: peer.uid, open: open) {
+        case .refuse:
+            logRefusal(of: peer, kind: "session-overloaded",
+                       "refused a connection from \(peer): its \(Self.mostConnectionsPerUser) or all \(Self.mostConnections) connections are taken")
+            turnAway(connection, .overloaded)
             return
+        case .admitEvicting(let idlest):
+            refuse(idlest, .overloaded, "a newer connection of uid \(peer.uid) takes the place of its idlest one")
+        case .admit:
+            break
         }
         let id = nextID
         nextID += 1
-        clients[id] = Client(connection: connection, peer: peer, windowStart: loop.now())
+        clients[id] = Client(connection: connection, peer: peer, windowStart: now, lastActive: now)
         do {
             clients[id]?.watching = try loop.watch(connection.descriptor, as: "session") { [unowned self] in read(id) }
             Journal.log(.info, "session socket: a lock face connected (\(peer))")
@@ -126,6 +155,51 @@ final class SessionServer {
             Journal.log(.error, "session socket: cannot watch the connection from \(peer): \(error)")
             close(id)
         }
+        armIdle()
+    }
+
+    /// A connection never served: one reply saying why, and closed.
+    private func turnAway(_ connection: SeqPacketConnection, _ reason: NotCheckedReason) {
+        try? connection.send(SessionReply.notChecked(reason).encoded)
+        connection.discardQueued(upTo: Self.mostQueuedDiscarded)
+        connection.close()
+    }
+
+    /// One warning per peer uid and kind per interval; the rest are counted and said when it ends.
+    private func logRefusal(of peer: PeerCredentials, kind: String, _ message: String) {
+        let now = loop.now()
+        sayRefusalSummaries(at: now)
+        guard refusals.note(RefusalTally.Key(uid: peer.uid, kind: kind), at: now) else {
+            if refusalSummaries.due == nil { refusalSummaries.due = refusals.nextClose }
+            return
+        }
+        Journal.log(.warning, "session socket: \(message)",
+                    JournalFields(fields: ["GRIDLOCK_EVENT": kind, "GRIDLOCK_PEER_UID": String(peer.uid)]))
+        refusalSummaries.due = refusals.nextClose
+    }
+
+    private func sayRefusalSummaries(at now: Instant) {
+        for summary in refusals.closeWindows(at: now) {
+            let seconds = Self.refusalLogInterval.secondsRoundedUp
+            Journal.log(.warning, "session socket: \(summary.suppressed) more like it from uid \(summary.key.uid) within \(seconds) s (\(summary.key.kind)), not logged one by one",
+                        JournalFields(fields: ["GRIDLOCK_EVENT": summary.key.kind, "GRIDLOCK_PEER_UID": String(summary.key.uid),
+                                               "GRIDLOCK_SUPPRESSED": String(summary.suppressed)]))
+        }
+        refusalSummaries.due = refusals.nextClose
+    }
+
+    /// The idle deadline at the earliest moment a connection may go idle.
+    private func armIdle() {
+        idle.due = clients.values.filter { !$0.awaitingReply }.map { $0.lastActive + Self.idleTimeout }.min()
+    }
+
+    private func closeIdle(at now: Instant) {
+        for id in clients.keys.sorted() {
+            guard let client = clients[id], !client.awaitingReply, now.duration(since: client.lastActive) >= Self.idleTimeout else { continue }
+            Journal.log(.info, "session socket: closed the connection from \(client.peer): nothing sent for \(Self.idleTimeout.secondsRoundedUp) s")
+            close(id)
+        }
+        armIdle()
     }
 
     /// Reads to EAGAIN; bounded, since the rate limit closes a connection after a second's share.
@@ -162,6 +236,7 @@ final class SessionServer {
     private func withinRate(_ id: ConnectionID) -> Bool {
         guard var client = clients[id] else { return false }
         let now = loop.now()
+        client.lastActive = now
         if now.duration(since: client.windowStart) >= .seconds(1) {
             client.windowStart = now
             client.messagesInWindow = 0
@@ -184,14 +259,18 @@ final class SessionServer {
             }
             return
         }
-        if let reply = respond(id, client.peer, request) { send(reply, to: id, client) }
+        if let reply = respond(id, client.peer, request) {
+            send(reply, to: id, client)
+        } else {
+            clients[id]?.awaitingReply = true
+        }
+        armIdle()
     }
 
-    /// One reply saying why, one log line, and the connection is closed.
+    /// One reply saying why, a log line (`logRefusal`), and the connection is closed.
     private func refuse(_ id: ConnectionID, _ reason: NotCheckedReason, _ why: String) {
         guard let client = clients[id] else { return }
-        Journal.log(.warning, "session socket: closed the connection from \(client.peer): \(why)",
-                    JournalFields(fields: ["GRIDLOCK_EVENT": "session-closed", "GRIDLOCK_PEER_UID": String(client.peer.uid)]))
+        logRefusal(of: client.peer, kind: "session-closed", "closed the connection from \(client.peer): \(why)")
         try? client.connection.send(SessionReply.notChecked(reason).encoded)
         client.connection.discardQueued(upTo: Self.mostQueuedDiscarded)
         close(id)

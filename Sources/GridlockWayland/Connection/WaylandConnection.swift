@@ -8,8 +8,13 @@ import LinuxSys
 /// Reading follows libwayland's protocol for a poll loop (prepare_read, read_events,
 /// dispatch_pending), so nothing blocks; requests are flushed once at the end of the round
 /// that made them, and a full socket (EAGAIN) waits for writability instead of spinning.
-/// Only `connect` blocks, once at start-up, for the registry's first roundtrip.
+/// `connect(on:within:until:)` (gridlock-lock's) blocks nowhere: its connect and its first
+/// roundtrip run on the loop, within a limit, while the loop serves signals. The plain
+/// `connect` blocks for the roundtrip, for tools and tests that have no loop yet.
 public final class WaylandConnection {
+    /// How long a compositor may take to accept and finish the first roundtrip.
+    public static let handshakeLimit: Duration = .seconds(5)
+
     let display: OpaquePointer
     /// Where wl_display_connect looked, for messages.
     public let socket: String
@@ -67,7 +72,100 @@ public final class WaylandConnection {
         return connection
     }
 
+    /// Connects as libwayland does (WAYLAND_SOCKET, else WAYLAND_DISPLAY and XDG_RUNTIME_DIR)
+    /// and collects the registry's globals, all on `loop`: nil when `stop` became true first
+    /// (a signal the loop served), `noAnswer` when `limit` passed first, whatever the socket
+    /// does (accepts and says nothing, sends garbage or half a message). The connection is
+    /// attached to `loop` (see `attach`).
+    public static func connect(
+        on loop: EventLoop, within limit: Duration = handshakeLimit, until stop: () -> Bool,
+        environment: (String) -> String? = ProcessEnvironment.value
+    ) throws(WaylandError) -> WaylandConnection? {
+        let socket = WaylandSocket.path(environment: environment)
+        var expired = false
+        let deadline = loop.deadline("wayland handshake", clock: .real) { _ in expired = true }
+        deadline.due = loop.now() + limit
+        defer { deadline.due = nil }
+        let display: OpaquePointer
+        if environment("WAYLAND_SOCKET") != nil {
+            // A socket handed over by whoever started us: libwayland adopts it, no connect.
+            guard let adopted = wl_display_connect(nil) else { throw .noCompositor(socket: socket, errno: .current) }
+            display = adopted
+        } else {
+            var retryDue = false
+            let retry = loop.deadline("wayland connect again", clock: .real) { _ in retryDue = true }
+            defer { retry.due = nil }
+            var descriptor: FileDescriptor?
+            while descriptor == nil {
+                do throws(SystemCallError) {
+                    switch try UnixStreamSocket.connect(to: socket) {
+                    case .connected(let connected): descriptor = connected
+                    case .queueFull:
+                        retryDue = false
+                        retry.due = loop.now() + .milliseconds(50)
+                        try loop.run(until: { retryDue || expired || stop() })
+                    }
+                } catch {
+                    throw .noCompositor(socket: socket, errno: error.errno)
+                }
+                if stop() { return nil }
+                if expired { throw .noAnswer(socket: socket, seconds: Int(limit.secondsRoundedUp)) }
+            }
+            guard let connected = descriptor, let adopted = wl_display_connect_to_fd(connected.rawValue) else {
+                throw .noCompositor(socket: socket, errno: .current)
+            }
+            display = adopted
+        }
+        let connection = WaylandConnection(display: display, socket: socket)
+        return try connection.handshake(on: loop, expired: { expired }, limit: limit, until: stop) ? connection : nil
+    }
+
+    /// `connect(on:within:until:)` over a connection already made (a test's peer).
+    public static func connect(
+        adopting descriptor: FileDescriptor, name: String, on loop: EventLoop, within limit: Duration = handshakeLimit,
+        until stop: () -> Bool
+    ) throws(WaylandError) -> WaylandConnection? {
+        guard let display = wl_display_connect_to_fd(descriptor.rawValue) else {
+            throw .noCompositor(socket: name, errno: .current)
+        }
+        var expired = false
+        let deadline = loop.deadline("wayland handshake", clock: .real) { _ in expired = true }
+        deadline.due = loop.now() + limit
+        defer { deadline.due = nil }
+        let connection = WaylandConnection(display: display, socket: name)
+        return try connection.handshake(on: loop, expired: { expired }, limit: limit, until: stop) ? connection : nil
+    }
+
+    /// The registry and one sync, read on the loop: true once the sync is done, false when
+    /// `stop` came first.
+    private func handshake(
+        on loop: EventLoop, expired: () -> Bool, limit: Duration, until stop: () -> Bool
+    ) throws(WaylandError) -> Bool {
+        try startRegistry()
+        var done = false
+        guard let pointer = wl_display_sync(display) else { throw currentError() }
+        let sync = WaylandProxy(pointer, connection: self)
+        sync.onEvent = { opcode, _ in if opcode == 0 { done = true } }
+        defer { sync.destroy { wl_callback_destroy($0) } }
+        var failure: WaylandError?
+        try attach(to: loop) { failure = $0 }
+        do throws(SystemCallError) {
+            try loop.run(until: { done || failure != nil || expired() || stop() })
+        } catch {
+            throw .system(error)
+        }
+        if let failure { throw failure }
+        if done { return true }
+        if stop() { return false }
+        throw .noAnswer(socket: socket, seconds: Int(limit.secondsRoundedUp))
+    }
+
     private func collectGlobals() throws(WaylandError) {
+        try startRegistry()
+        guard wl_display_roundtrip(display) >= 0 else { throw currentError() }
+    }
+
+    private func startRegistry() throws(WaylandError) {
         guard let pointer = wl_display_get_registry(display) else { throw currentError() }
         let registry = WaylandProxy(pointer, connection: self)
         registry.onEvent = { [unowned self] opcode, arguments in
@@ -84,7 +182,6 @@ public final class WaylandConnection {
             }
         }
         self.registry = registry
-        guard wl_display_roundtrip(display) >= 0 else { throw currentError() }
     }
 
     /// Fails with `missingProtocols` naming each unmet requirement.
@@ -110,7 +207,13 @@ public final class WaylandConnection {
 
     /// Puts the socket on `loop`. `failed` runs once, on the loop, when the connection ends
     /// (the compositor exited, hung up or rejected a request): the caller exits non-zero.
+    /// Attached already (by `connect(on:within:until:)`): only `failed` is replaced.
     public func attach(to loop: EventLoop, failed: @escaping (WaylandError) -> Void) throws(WaylandError) {
+        if self.loop != nil {
+            self.failed = failed
+            if let failure { failed(failure) }
+            return
+        }
         self.loop = loop
         self.failed = failed
         let descriptor = FileDescriptor(rawValue: wl_display_get_fd(display))

@@ -10,6 +10,9 @@ public enum WaylandError: Error, Hashable, Sendable, CustomStringConvertible {
     case disconnected(errno: Errno)
     /// The compositor rejected a request and closed the connection.
     case protocolError(interface: String, objectID: UInt32, code: UInt32)
+    /// Connected, but no first roundtrip within the handshake's limit: not a compositor, or
+    /// a hung one.
+    case noAnswer(socket: String, seconds: Int)
     case system(SystemCallError)
 
     public var description: String {
@@ -26,6 +29,8 @@ public enum WaylandError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the compositor closed the connection: \(errno)"
         case .protocolError(let interface, let objectID, let code):
             return "the compositor reported protocol error \(code) on \(interface)@\(objectID) and closed the connection"
+        case .noAnswer(let socket, let seconds):
+            return "no Wayland compositor answered at \(socket) within \(seconds) s (it accepted the connection and never finished the first roundtrip): not a compositor, or a hung one"
         case .system(let error):
             return "\(error)"
         }
