@@ -270,15 +270,18 @@ test-vm: test-deps release
 	tests/vm/suite
 	$(MAKE) --no-print-directory test-deployed-today
 
-# The deployed scenarios in `make test`: one platform a run, in turn by the day (UTC), Debian 12
-# amd64 on even days and Debian 13 amd64 on odd ones, the Wayland session's with the latter. A full run on each costs 7-14 minutes,
+# The deployed scenarios in `make test`: one platform a run, chosen by the commit (the last hex
+# digit of HEAD: even for Debian 12 amd64, odd for Debian 13 amd64, the Wayland session's with
+# the latter), so a commit runs the same tests on any day and the two take turns over commits
+# (without git: Debian 12). A full run on each costs 7-14 minutes,
 # and both in every run would take `make test` past its hour from a clean machine. Debian 13
 # arm64 (about 25 minutes, and 9-12 more for its image, whose maintainer scripts run emulated)
 # is not in `make test`: `make test-deployed-trixie ARCH=arm64` (docs/testing.md, "Platforms").
 # DEPLOYED=bookworm, trixie or both chooses.
-DEPLOYED ?= $(if $(filter 0,$(shell echo $$(( $$(date -u +%s) / 86400 % 2 )))),bookworm,trixie)
+DEPLOYED_DIGIT := $(shell git -C $(CURDIR) rev-parse HEAD 2>/dev/null | cut -c40)
+DEPLOYED ?= $(if $(filter 1 3 5 7 9 b d f,$(DEPLOYED_DIGIT)),trixie,bookworm)
 test-deployed-today:
-	@echo "make test: the deployed scenarios on $(DEPLOYED) today (Debian 12 and Debian 13 amd64 take turns by day; DEPLOYED=both runs both)"
+	@echo "make test: the deployed scenarios on $(DEPLOYED) for this commit (HEAD ends in '$(DEPLOYED_DIGIT)': even Debian 12, odd Debian 13 amd64; DEPLOYED=both runs both)"
 	$(if $(filter bookworm both,$(DEPLOYED)),$(MAKE) --no-print-directory test-deployed)
 	$(if $(filter trixie both,$(DEPLOYED)),$(MAKE) --no-print-directory test-deployed-trixie ARCH=amd64)
 	$(if $(filter trixie both,$(DEPLOYED)),tests/vm/session)
@@ -287,7 +290,7 @@ test-deployed-today:
 # The Wayland face in a real Debian 13 session under QEMU (tests/vm/session): the package
 # installed with apt, labwc and sway from Debian 13 started by a console autologin, a uinput
 # touchscreen through libinput, checked by screendumps. About 5 minutes; in `make test` with
-# the Debian 13 deployed scenarios (odd days), whose package and image it shares.
+# the Debian 13 deployed scenarios (commits whose hash ends odd), whose package and image it shares.
 test-wayland-guest: test-deps
 	$(MAKE) --no-print-directory deb DIST=trixie ARCH=amd64
 	tests/vm/session

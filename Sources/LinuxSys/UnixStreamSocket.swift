@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// A client's non-blocking connect to a listening `SOCK_STREAM` Unix socket (a Wayland
