@@ -41,10 +41,19 @@ public final class LockFile {
     /// process that has it.
     public static func acquire(path: String, purpose: String) throws(LockFileError) -> LockFile {
         let file: FileDescriptor
+        var writable = true
         do {
             // O_NONBLOCK: a FIFO put in its place is refused below, never waited on.
             file = try FileDescriptor.open(
                 path, [.readWrite, .create, .nonBlocking, OpenFlags(rawValue: O_NOFOLLOW | O_APPEND)], mode: 0o600)
+        } catch where error.errno == Errno(rawValue: EROFS) {
+            // A read-only file system: an existing lock file still locks (flock needs no write).
+            do {
+                file = try FileDescriptor.open(path, [.readOnly, .nonBlocking, OpenFlags(rawValue: O_NOFOLLOW)])
+                writable = false
+            } catch {
+                throw .cannotLock(SystemCallError(operation: "open", path: path, errno: Errno(rawValue: EROFS)))
+            }
         } catch {
             throw .cannotLock(error)
         }
@@ -59,13 +68,13 @@ public final class LockFile {
             file.close()
             throw .notARegularFile(path: path, kind: status.kind)
         }
-        let line = Array("\(getpid()) \(purpose.split(whereSeparator: \.isNewline).joined(separator: " "))\n".utf8)
+        var line = Array("\(getpid()) \(purpose.split(whereSeparator: \.isNewline).joined(separator: " "))\n".utf8)
         do {
-            // One write with O_APPEND: whole, after whatever others appended.
-            try file.writeAll(line)
+            // One write with O_APPEND: whole, after whatever others appended. The line only
+            // names the holder: on a full or read-only file system the lock holds without it.
+            if writable { try file.writeAll(line) } else { line = [] }
         } catch {
-            file.close()
-            throw .cannotLock(SystemCallError(operation: "write", path: path, errno: error.errno))
+            line = []
         }
         // With O_APPEND the offset is where our line ended.
         let ours = Int(lseek(file.rawValue, 0, SEEK_CUR))

@@ -52,7 +52,7 @@ let resetLockoutCommand = Command(
     let sudoUser = ProcessEnvironment.value("SUDO_USER")
     let who = "uid \(ProcessIdentity.realUser)" + (sudoUser.map { " (sudo by \($0))" } ?? "")
     let afreshNames = afresh.map(\.name).joined(separator: ", ")
-    let stateLock: LockFile
+    let stateLock: LockFile?
     do throws(StateInUse) {
         stateLock = try StateLock.acquire(for: path, by: "gridlock reset-lockout")
     } catch {
@@ -61,7 +61,7 @@ let resetLockoutCommand = Command(
         // gridlockd (or a replay) keeps the file: it alone may write it, so it is asked to.
         return try handOver(path: path, to: holder, who: who, afresh: afresh)
     }
-    defer { stateLock.release() }
+    defer { stateLock?.release() }
     // A reset ends a lockout, it gives no visitor a new pass: uses (known or unknown) stay
     // unless named.
     let restored = try StateFile.resetLockout(
@@ -89,6 +89,8 @@ private func handOver(path: String, to holder: LockHolder, who: String, afresh: 
     } catch {
         throw CommandError("cannot leave the reset request for \(holder): \(error)")
     }
+    Journal.log(.notice, "gridlock reset-lockout: asked \(holder), which holds \(path), to clear its failure count, by \(who)"
+        + (afresh.isEmpty ? "" : "; uses of \(afresh.map(\.name).joined(separator: ", ")) afresh"))
     Signal.hangUp.send(to: holder.pid)
     guard try ResetRequest.waitUntilTaken(beside: path, within: .seconds(5)) else {
         printError("gridlock reset-lockout: \(holder) holds \(path) and has not taken the reset within 5 s; it stays in \(ResetRequest.path(beside: path)) for its next reload or start")

@@ -95,7 +95,7 @@ public final class ReplayRunner {
         let state: StateFile
         if let statePath = options.statePath {
             // Never the file a running gridlockd keeps: its count would be reset behind it.
-            let lock: LockFile
+            let lock: LockFile?
             do {
                 lock = try StateLock.acquire(for: statePath, by: "gridlock replay")
             } catch {

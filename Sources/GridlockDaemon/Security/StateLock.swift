@@ -9,10 +9,17 @@ import LinuxSys
 public enum StateLock {
     public static func path(beside stateFile: String) -> String { stateFile + ".lock" }
 
-    public static func acquire(for stateFile: String, by purpose: String) throws(StateInUse) -> LockFile {
+    /// The lock, or nil when its folder is on a read-only file system with no lock file
+    /// there: nobody can write the state file then either (gridlockd runs, failing closed:
+    /// every attempt `cannot-record`), so there is nothing to keep others from.
+    public static func acquire(for stateFile: String, by purpose: String) throws(StateInUse) -> LockFile? {
         do {
             return try LockFile.acquire(path: path(beside: stateFile), purpose: purpose)
         } catch {
+            if case .cannotLock(let reason) = error, reason.errno == .readOnlyFileSystem {
+                Journal.log(.notice, "no lock beside the state file \(stateFile): its file system is read-only, so nobody writes it")
+                return nil
+            }
             throw StateInUse(stateFile: stateFile, problem: error)
         }
     }
