@@ -148,15 +148,21 @@ import Testing
         #expect(file.saved.uses(of: "visitor", hash: Self.visitorHash) == nil)
     }
 
-    @Test("an older copy put back (rollback) is damage: its smaller generation gives it away")
-    func anOlderCopyIsDamage() throws {
-        defer { removeDirectory(directory) }
+    /// A failure (generation 1), the visitor's one use and a success (generations 2 and 3),
+    /// then the copy of generation 1 put back in place: a rollback to before the use.
+    func putBackACopyFromBeforeTheUse() throws {
         let running = StateFile.open(path, schedule: .android, patterns: Self.patterns)
         try running.save(attempts: AttemptState(failures: 1))
         let beforeTheUse = try #require(try AtomicFile.read(path))
         try running.saveUse(of: "visitor", hash: Self.visitorHash, at: 1_764_547_200)
         try running.save(attempts: .clean)
         try AtomicFile.write(beforeTheUse, to: path, mode: 0o600)
+    }
+
+    @Test("an older copy put back (rollback) is damage: its smaller generation gives it away")
+    func anOlderCopyIsDamage() throws {
+        defer { removeDirectory(directory) }
+        try putBackACopyFromBeforeTheUse()
         expectClosed(open(), "is an older copy (generation 1, gridlockd last wrote 3)")
     }
 
@@ -191,12 +197,7 @@ import Testing
           arguments: BrokenWitness.allCases)
     func anOlderCopyBesideABrokenWitnessIsDamage(_ broken: BrokenWitness) throws {
         defer { removeDirectory(directory) }
-        let running = StateFile.open(path, schedule: .android, patterns: Self.patterns)
-        try running.save(attempts: AttemptState(failures: 1))
-        let beforeTheUse = try #require(try AtomicFile.read(path))
-        try running.saveUse(of: "visitor", hash: Self.visitorHash, at: 1_764_547_200)
-        try running.save(attempts: .clean)
-        try AtomicFile.write(beforeTheUse, to: path, mode: 0o600)
+        try putBackACopyFromBeforeTheUse()
         try breakWitness(broken)
         let found = StateFile.inspect(path, schedule: .android, patterns: Self.patterns)
         #expect(found.damage?.hasPrefix("cannot be vouched for: its witness \(witness) is ") == true, "\(broken.rawValue): \(found.damage ?? "none")")

@@ -62,11 +62,8 @@ final class PatternChecks {
     private func finished(_ pattern: Pattern, match: PatternMatch?, startedUnder: Int, rechecks: Int) {
         guard startedUnder == generation else {
             guard rechecks < Self.maximumRechecks else {
-                Journal.log(
-                    .warning,
-                    "the configuration's patterns changed \(rechecks + 1) times while the drawn pattern was checked; refusing it, counted as a wrong pattern (draw it again once the changes stop)",
-                    JournalFields(messageID: JournalCatalog.attempt, fields: ["GRIDLOCK_EVENT": "refused", "GRIDLOCK_REASON": "configuration-changing"]))
-                verdict(nil)
+                refuse(.warning, reason: "configuration-changing",
+                       "the configuration's patterns changed \(rechecks + 1) times while the drawn pattern was checked; refusing it, counted as a wrong pattern (draw it again once the changes stop)")
                 return
             }
             Journal.log(.notice, "the configuration was reloaded while a pattern was being checked; checking it again under the new one")
@@ -74,13 +71,17 @@ final class PatternChecks {
             return
         }
         guard pattern.nodes.count >= minimumNodes else {
-            Journal.log(
-                .notice,
-                "the configuration reloaded during the check needs at least \(minimumNodes) nodes, the drawing has \(pattern.nodes.count); counted as a wrong pattern",
-                JournalFields(messageID: JournalCatalog.attempt, fields: ["GRIDLOCK_EVENT": "refused", "GRIDLOCK_REASON": "too-short-now"]))
-            verdict(nil)
+            refuse(.notice, reason: "too-short-now",
+                   "the configuration reloaded during the check needs at least \(minimumNodes) nodes, the drawing has \(pattern.nodes.count); counted as a wrong pattern")
             return
         }
         verdict(match)
+    }
+
+    /// No match, said in the journal as `PatternGate` says its refusals.
+    private func refuse(_ priority: LogPriority, reason: String, _ message: String) {
+        Journal.log(priority, message, JournalFields(
+            messageID: JournalCatalog.attempt, fields: ["GRIDLOCK_EVENT": "refused", "GRIDLOCK_REASON": reason]))
+        verdict(nil)
     }
 }
