@@ -407,7 +407,8 @@ import Testing
         config.lockout.stateFile = "\(directory)/attempts"
         config.display.backend = .png
         config.display.outputDirectory = "\(directory)/frames"
-        let held = try #require(try StateLock.acquire(for: config.lockout.stateFile, by: "gridlockd"))
+        let acquired = try StateLock.acquire(for: config.lockout.stateFile, by: "gridlockd")
+        let held = try #require(acquired)
         defer { held.release() }
         do {
             _ = try DaemonParts(config: config, options: Daemon.Options(configPath: "\(directory)/gridlock.conf"))
