@@ -57,6 +57,9 @@ final class ThemeImage: @unchecked Sendable {
             // A truncated file ends the stream early: cairo calls that a read error.
             throw .undecodable(status == CAIRO_STATUS_READ_ERROR ? "the file ends early (truncated?)" : describe(status))
         }
+        // cairo keeps a copy of the whole PNG file on the surface (mime data, for PDF and SVG
+        // output, which gridlock never makes): let it go, so an image costs its pixels only.
+        cairo_surface_set_mime_data(decoded, "image/png", nil, 0, nil, nil)
         return decoded
     }
 
