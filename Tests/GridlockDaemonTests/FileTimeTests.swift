@@ -30,7 +30,9 @@ import Testing
     /// glibc's `makedev`, a macro Swift does not import.
     static func device(_ major: UInt32, _ minor: UInt32) -> dev_t {
         let major = UInt64(major), minor = UInt64(minor)
-        return dev_t((major & 0xFFFF_F000) << 32 | (major & 0xFFF) << 8 | (minor & 0xFFFF_FF00) << 12 | (minor & 0xFF))
+        let high: UInt64 = (major & 0xFFFF_F000) << 32 | (major & 0xFFF) << 8
+        let low: UInt64 = (minor & 0xFFFF_FF00) << 12 | (minor & 0xFF)
+        return dev_t(high | low)
     }
 
     /// What each kind of key is happy to name, made in `folder`.
@@ -97,7 +99,7 @@ import Testing
         // A clock set past 2262 (faketime '2300-01-01' stamps the files so too): no wait
         // could pass the end of Int64, so no change counts as in progress.
         #expect(ConfigVerdict.recentChange([.max], readBegan: .max, now: .max) == nil)
-        #expect(ConfigVerdict.recentChange([.max - 1], readBegan: .max, now: .max) == nil)
+        #expect(ConfigVerdict.recentChange([Int64.max - 1], readBegan: .max, now: .max) == nil)
         #expect(ConfigVerdict.recentChange([.max], readBegan: 1_000, now: 2_000) == nil)
         #expect(ConfigVerdict.recentChange([.min], readBegan: .min, now: .min) == nil)
         #expect(ConfigVerdict.recentChange([.min], readBegan: 1_000, now: 2_000) == nil)

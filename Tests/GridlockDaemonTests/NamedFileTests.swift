@@ -198,9 +198,12 @@ import Testing
     /// since the budget refuses it from its size before anything past the header is read.
     static func padded(_ path: String, width: UInt32, height: UInt32, bitDepth: UInt8 = 8, to size: Int) throws {
         func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        let ihdr = Array("IHDR".utf8) + bigEndian(width) + bigEndian(height) + [bitDepth, 6, 0, 0, 0]
-        let head = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + bigEndian(13) + ihdr + bigEndian(CRC32.checksum(ihdr))
-            + bigEndian(UInt32(size - 33 - 12)) + Array("grLk".utf8)
+        let size32 = bigEndian(width) + bigEndian(height)
+        let ihdr: [UInt8] = Array("IHDR".utf8) + size32 + [bitDepth, 6, 0, 0, 0]
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let header: [UInt8] = signature + bigEndian(13) + ihdr + bigEndian(CRC32.checksum(ihdr))
+        let padding: [UInt8] = bigEndian(UInt32(size - 33 - 12)) + Array("grLk".utf8)
+        let head = header + padding
         try Data(head).write(to: URL(fileURLWithPath: path))
         try #require(truncate(path, off_t(size)) == 0)
     }
@@ -265,7 +268,8 @@ import Testing
         let padding = bound - bytes.count - 12
         func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
         let chunk = Array("grLk".utf8) + [UInt8](repeating: 0x20, count: padding)
-        bytes.insert(contentsOf: bigEndian(UInt32(padding)) + chunk + bigEndian(CRC32.checksum(chunk)), at: 33)
+        let framed: [UInt8] = bigEndian(UInt32(padding)) + chunk + bigEndian(CRC32.checksum(chunk))
+        bytes.insert(contentsOf: framed, at: 33)
         try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/bound.png"))
         #expect(try verdict(["node-image=bound.png"], in: folder).isEmpty)
         bytes.insert(0x20, at: 33 + 8 + 10)
