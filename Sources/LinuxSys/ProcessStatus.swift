@@ -35,6 +35,25 @@ public enum ProcessStatus {
         return Memory(peakKiB: peak, residentKiB: resident, anonymousKiB: anonymous, fileKiB: file, sharedKiB: shared)
     }
 
+    /// The anonymous memory resident in the one mapping that holds `address`, in KiB, from
+    /// /proc/self/smaps: unlike the process's whole RssAnon, no other thread's allocations
+    /// or frees move it. nil when no mapping holds it.
+    public static func anonymousKiB(ofMappingHolding address: UnsafeRawPointer) -> Int? {
+        guard let bytes = try? AtomicFile.read("/proc/self/smaps") else { return nil }
+        let target = UInt(bitPattern: address)
+        var inside = false
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            // A mapping's first line: `start-end perms offset dev inode path`, in hex.
+            if let dash = line.firstIndex(of: "-"), let space = line.firstIndex(of: " "), dash < space,
+               let start = UInt(line[..<dash], radix: 16), let end = UInt(line[line.index(after: dash)..<space], radix: 16) {
+                inside = start <= target && target < end
+            } else if inside, line.hasPrefix("Anonymous:") {
+                return Int(line.dropFirst(10).split(separator: " ").first ?? "")
+            }
+        }
+        return nil
+    }
+
     /// CPU time this process has used so far, user and system, all threads, in nanoseconds.
     public static func cpuTimeNanoseconds() -> Int64 {
         var spec = timespec()
