@@ -289,7 +289,9 @@ import Testing
             return
         }
         #expect(request == ResetRequest(requester: "uid 0 (sudo by alice)", pid: 42, usesAfresh: []))
-        #expect(ResetRequest.take(beside: path) == .none, "taken once, removed")
+        #expect(ResetRequest.take(beside: path) != .none, "kept until applied")
+        ResetRequest.remove(beside: path)
+        #expect(ResetRequest.take(beside: path) == .none, "removed once applied")
         let applied = try running.apply(request)
         #expect(applied.afresh.isEmpty && applied.unknown.isEmpty)
         #expect(running.saved.attempts == .clean)

@@ -94,6 +94,8 @@ extension Daemon {
     /// The request written into `stateFile` and said in the journal; false when it could
     /// not be written (nothing is reset then).
     static func apply(_ request: ResetRequest, to stateFile: StateFile, path: String) -> Bool {
+        // Whatever came of it, the request is done with once this returns.
+        defer { ResetRequest.remove(beside: path) }
         do {
             let (afresh, unknown) = try stateFile.apply(request)
             Journal.log(

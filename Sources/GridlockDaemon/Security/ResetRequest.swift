@@ -71,7 +71,9 @@ public struct ResetRequest: Hashable, Sendable {
         case unreadable(reason: String)
     }
 
-    /// The request waiting beside `stateFile`, removed from the disk as it is read.
+    /// The request waiting beside `stateFile`. A readable one stays on disk until
+    /// `remove(beside:)`, called once it has been applied and written: the tool waiting for
+    /// it to go then finds the state file written. One that cannot be read is removed at once.
     public static func take(beside stateFile: String) -> Taken {
         let path = path(beside: stateFile)
         let bytes: [UInt8]
@@ -83,9 +85,15 @@ public struct ResetRequest: Hashable, Sendable {
             _ = unlinkIfPresent(path)
             return .unreadable(reason: error.reason)
         }
-        _ = unlinkIfPresent(path)
-        guard let request = decode(bytes) else { return .unreadable(reason: "not a gridlock reset request") }
+        guard let request = decode(bytes) else {
+            _ = unlinkIfPresent(path)
+            return .unreadable(reason: "not a gridlock reset request")
+        }
         return .request(request)
+    }
+
+    public static func remove(beside stateFile: String) {
+        _ = unlinkIfPresent(path(beside: stateFile))
     }
 
     func encode() -> [UInt8] {
