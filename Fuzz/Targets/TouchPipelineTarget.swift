@@ -339,6 +339,9 @@ private struct Shell {
                     seconds > 0 && Int64(seconds) == delay.secondsRoundedUp && failures == machine.attempts.failures,
                     "a lockout of \(seconds) s after \(failures) failures (machine: \(machine.attempts.failures)); the schedule says \(delay)")
                 lockedUntil = now + delay
+            case .answer(let check, _):
+                // Only the panel's finger draws here: no face asked for anything.
+                try require(false, "answered \(check), which no face asked for")
             case .render, .report, .enrolled:
                 break
             }

@@ -100,7 +100,7 @@ extension Array where Element == LockEffect {
         #expect(persistIndex != nil && verifyIndex != nil && persistIndex! < verifyIndex!)
         #expect(effects.persisted == [AttemptState(failures: 1)])
         #expect(effects.verified.map(\.nodes) == [[0, 1, 2, 5, 8]])
-        #expect(h.machine.phase == .verifying(nodes: [0, 1, 2, 5, 8]))
+        #expect(h.machine.phase == .verifying(nodes: [0, 1, 2, 5, 8], check: nil))
         #expect(h.lastScene?.message == .verifying)
     }
 
@@ -176,7 +176,7 @@ extension Array where Element == LockEffect {
         h.draw([1, 2, 3, 6])
         let effects = h.send(.touch(.down(h.grid.center(of: 8))))
         #expect(effects.isEmpty)
-        #expect(h.machine.phase == .verifying(nodes: [0, 1, 2, 5]))
+        #expect(h.machine.phase == .verifying(nodes: [0, 1, 2, 5], check: nil))
     }
 
     @Test("success resets failures runs the action and relocks") func successResetsFailuresRunsTheActionAndRelocks() {

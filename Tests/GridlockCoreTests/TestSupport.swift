@@ -31,3 +31,24 @@ func drag(_ nodes: [Int], on layout: GridLayout, spacing: Double) -> [Int] {
     for p in points.dropFirst() { tracker.move(to: p) }
     return tracker.up().map { $0 + 1 }
 }
+
+/// A fixed sequence of numbers (SplitMix64), so every run tries the same cases.
+struct SeededNumbers {
+    var state: UInt64
+
+    mutating func next(_ range: ClosedRange<Int>) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return range.lowerBound + Int(z % UInt64(range.count))
+    }
+
+    /// Distinct nodes of a grid of `nodeCount`, in a shuffled order.
+    mutating func stroke(nodeCount: Int) -> [Int] {
+        var nodes = Array(0..<nodeCount)
+        for index in stride(from: nodes.count - 1, to: 0, by: -1) { nodes.swapAt(index, next(0...index)) }
+        return Array(nodes.prefix(next(1...nodeCount)))
+    }
+}

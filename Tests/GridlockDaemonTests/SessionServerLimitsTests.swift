@@ -29,7 +29,8 @@ final class SessionServerLimitsTests {
     func makeServer() throws {
         let listener = try SeqPacketListener(path: "\(directory)/session.sock", mode: 0o666, group: nil)
         server = SessionServer(listener: listener, loop: scripted.loop, allows: { [unowned self] _ in allowed }, nodeCount: { 9 })
-        server.respond = { [unowned self] _, _, request in request == .status ? status : nil }
+        server.status = { [unowned self] _ in status }
+        server.check = { _, _, _ in nil }
         server.attach()
     }
 
@@ -86,11 +87,72 @@ final class SessionServerLimitsTests {
         try turn(at: start)
         try turn(at: start + SessionServer.idleTimeout * 3)
         #expect(try !read(asker).closed)
-        let id = try #require(server.clients.keys.first)
-        server.answer(id, .accepted)
+        let check = try #require(server.awaited.keys.first)
+        server.answer(check, .accepted)
         #expect(try read(asker).replies == [.accepted])
         try turn(at: start + SessionServer.idleTimeout * 4)
         #expect(try read(asker).closed, "idle once answered")
+    }
+
+    @Test("a verdict goes to the connection that asked, by its id, whatever order they come back in")
+    func verdictsGoByID() throws {
+        try makeServer()
+        let first = try connect()
+        let second = try connect()
+        defer { first.close(); second.close() }
+        try turn(at: start)
+        try first.send(SessionRequest.check(nodes: [0, 1, 2, 5]).encoded)
+        try turn(at: start + .seconds(1))
+        try second.send(SessionRequest.check(nodes: [0, 1, 2, 3]).encoded)
+        try turn(at: start + .seconds(2))
+        let checks = server.awaited.keys.sorted { $0.rawValue < $1.rawValue }
+        #expect(checks.count == 2)
+        #expect(checks.map { server.awaited[$0]?.connection } == server.clients.keys.sorted().map { Optional($0) })
+        server.answer(checks[1], .notChecked(.busy))
+        server.answer(checks[0], .rejected(failures: 1, remainingBeforeLockout: 4))
+        #expect(try read(first).replies == [.rejected(failures: 1, remainingBeforeLockout: 4)])
+        #expect(try read(second).replies == [.notChecked(.busy)])
+        // Answered once: a second verdict for the same id reaches nobody.
+        server.answer(checks[0], .accepted)
+        #expect(try read(first).replies.isEmpty)
+        #expect(server.awaited.isEmpty)
+    }
+
+    @Test("a lost reply path (the asker gone before its verdict) leaves nothing waiting: the next check is served")
+    func lostReplyPathLeavesNothingWaiting() throws {
+        try makeServer()
+        let gone = try connect()
+        try gone.send(SessionRequest.check(nodes: [0, 1, 2, 5]).encoded)
+        try turn(at: start)
+        let lost = try #require(server.awaited.keys.first)
+        gone.close()
+        try turn(at: start + .seconds(1))
+        #expect(server.clients.isEmpty)
+        server.answer(lost, .rejected(failures: 1, remainingBeforeLockout: 4))
+        #expect(server.awaited.isEmpty)
+        let next = try connect()
+        defer { next.close() }
+        try next.send(SessionRequest.check(nodes: [0, 1, 2, 3]).encoded)
+        try turn(at: start + .seconds(2))
+        let check = try #require(server.awaited.keys.first)
+        #expect(check != lost)
+        server.answer(check, .accepted)
+        #expect(try read(next).replies == [.accepted])
+    }
+
+    @Test("at a stop every check still awaited is answered stopping, then its connection closes")
+    func detachAnswersAwaitedChecks() throws {
+        try makeServer()
+        let asker = try connect()
+        defer { asker.close() }
+        try asker.send(SessionRequest.check(nodes: [0, 1, 2, 5]).encoded)
+        try turn(at: start)
+        #expect(server.awaited.count == 1)
+        server.detach()
+        server = nil
+        let after = try read(asker)
+        #expect(after.replies == [.notChecked(.stopping)])
+        #expect(after.closed)
     }
 
     @Test("eight idle connections of the face's own user do not keep its status from being answered")

@@ -3,9 +3,10 @@ public enum LockEvent: Hashable, Sendable {
     /// A touch step of the primary finger, in frame coordinates.
     case touch(TouchEvent)
     /// A stroke finished on another face (a lock face in the user's session, through the
-    /// session socket): its nodes in order, from 0. It is checked exactly as one drawn on the
-    /// panel, when `strokeAdmission` is `.ready`; otherwise it is ignored.
-    case stroke(nodes: [Int])
+    /// session socket): its nodes in order, from 0, and the id its verdict goes back to.
+    /// It is checked exactly as one drawn on the panel when `strokeAdmission` is `.ready`;
+    /// either way the machine answers it once (`LockEffect.answer`).
+    case stroke(nodes: [Int], check: CheckID)
     /// The verifier finished: the name of the matching pattern, or nil.
     case verified(patternName: String?)
     /// The unlock action ended (or there was none to run).
@@ -27,6 +28,34 @@ public enum StrokeAdmission: Hashable, Sendable {
     case busy
 }
 
+/// Names a check asked for by another face, for as long as its verdict is awaited; the
+/// shell makes these (never two alike) and the machine hands each back in its answer.
+public struct CheckID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(_ rawValue: Int) { self.rawValue = rawValue }
+    public var description: String { "check \(rawValue)" }
+}
+
+/// What a check from another face came to (`LockEffect.answer`). The machine gives every
+/// `.stroke` exactly one, whatever happens to it, so no asker waits for ever and no lost
+/// answer leaves the next check `busy`.
+public enum CheckVerdict: Hashable, Sendable {
+    case accepted
+    /// `failures` in a row now, `remainingBeforeLockout` more before one starts a lockout
+    /// (nil: never).
+    case rejected(failures: Int, remainingBeforeLockout: Int?)
+    case lockedOut(seconds: Int)
+    /// Not checked and not counted: see `StrokeAdmission.busy`.
+    case busy
+    /// Fewer nodes than `min-nodes`; not counted.
+    case tooShort
+    /// Counted, but its failure could not be written, so it was not checked.
+    case notRecorded
+    /// Its nodes are not a pattern of this grid (repeated, off the grid, none, or a grid
+    /// reloaded since it was sent); not counted.
+    case notOnGrid
+}
+
 /// What the shell must do, in order.
 public enum LockEffect: Hashable, Sendable {
     case render(Scene)
@@ -43,6 +72,8 @@ public enum LockEffect: Hashable, Sendable {
     case report(LockReport)
     /// Enrollment finished with this confirmed pattern.
     case enrolled(Pattern)
+    /// Tell the face that asked for `check` what came of it (and nobody else).
+    case answer(CheckID, CheckVerdict)
 }
 
 /// Outcomes for logs and `gridlock replay`. None of them holds a pattern.

@@ -13,8 +13,9 @@ public struct LockMachine: Sendable {
         case ready
         /// A finger is down and at least one node is selected.
         case drawing
-        /// The pattern is being checked; input is ignored.
-        case verifying(nodes: [Int])
+        /// The pattern is being checked; input is ignored. `check` names the face that
+        /// asked, nil for the panel's own finger.
+        case verifying(nodes: [Int], check: CheckID?)
         /// The action runs; input is ignored until it ends and the success has been shown.
         case accepted(patternName: String, nodes: [Int], showUntil: Instant, actionRunning: Bool)
         /// The wrong pattern is shown in the error look; input is ignored. A lockout may follow.
@@ -79,7 +80,7 @@ public struct LockMachine: Sendable {
         var effects: [LockEffect] = []
         switch event {
         case .touch(let touch): handleTouch(touch, now: now, &effects)
-        case .stroke(let nodes): handleStroke(nodes, now: now, &effects)
+        case .stroke(let nodes, let check): handleStroke(nodes, check: check, now: now, &effects)
         case .verified(let name): handleVerified(name, now: now, &effects)
         case .actionFinished: handleActionFinished(now: now, &effects)
         case .timerFired: handleTimer(now: now, &effects)
@@ -157,7 +158,7 @@ public struct LockMachine: Sendable {
             let nodes = tracker.up()
             if phase == .drawing { phase = .ready }
             guard !nodes.isEmpty else { return }
-            strokeEnded(nodes, now: now, &effects)
+            strokeEnded(nodes, check: nil, now: now, &effects)
         case .cancel(let reason):
             guard tracker.isTouching else { return }
             lastTouchAt = nil
@@ -167,7 +168,8 @@ public struct LockMachine: Sendable {
         }
     }
 
-    /// Whether a stroke from another face is checked now. The panel's finger goes first:
+    /// Whether a stroke from another face is checked now: the one judge of it, for a check
+    /// (`handleStroke`) and for a face's `status` alike. The panel's finger goes first:
     /// while it is down, the panel's own stroke is the one that will be checked.
     public func strokeAdmission(at now: Instant) -> StrokeAdmission {
         guard mode == .unlock, !tracker.isTouching else { return .busy }
@@ -178,31 +180,43 @@ public struct LockMachine: Sendable {
         }
     }
 
-    /// The same way to a check as a lifted finger: counted, persisted, verified, or too short.
-    private mutating func handleStroke(_ nodes: [Int], now: Instant, _ effects: inout [LockEffect]) {
-        guard strokeAdmission(at: now) == .ready, !nodes.isEmpty,
-              (try? Pattern(nodes: nodes, shape: layout.shape)) != nil else { return }
-        if case .tooShort = phase { phase = .ready }
-        strokeEnded(nodes, now: now, &effects)
+    /// The same way to a check as a lifted finger: counted, persisted, verified, or too
+    /// short. Every way out answers `check`, now or when its verification ends.
+    private mutating func handleStroke(_ nodes: [Int], check: CheckID, now: Instant, _ effects: inout [LockEffect]) {
+        switch strokeAdmission(at: now) {
+        case .busy:
+            effects.append(.answer(check, .busy))
+        case .lockedOut(let seconds):
+            effects.append(.answer(check, .lockedOut(seconds: seconds)))
+        case .ready:
+            guard !nodes.isEmpty, (try? Pattern(nodes: nodes, shape: layout.shape)) != nil else {
+                effects.append(.answer(check, .notOnGrid))
+                return
+            }
+            if case .tooShort = phase { phase = .ready }
+            strokeEnded(nodes, check: check, now: now, &effects)
+        }
     }
 
     private mutating func noteSelection() {
         if mode == .unlock, phase == .ready, !tracker.selected.isEmpty { phase = .drawing }
     }
 
-    private mutating func strokeEnded(_ nodes: [Int], now: Instant, _ effects: inout [LockEffect]) {
+    /// `check` names the face whose stroke it is (nil: the panel's); only `.unlock` takes one.
+    private mutating func strokeEnded(_ nodes: [Int], check: CheckID?, now: Instant, _ effects: inout [LockEffect]) {
         let tooShort = nodes.count < settings.minimumNodes
         switch (mode, phase) {
         case (.unlock, _):
             if tooShort {
                 phase = .tooShort(nodes: nodes, until: now + settings.errorDuration)
                 effects.append(.report(.tooShort(nodes: nodes.count)))
+                if let check { effects.append(.answer(check, .tooShort)) }
                 return
             }
             // Counted before the check starts: killing the process mid-check grants nothing.
             attempts.countFailure()
             effects.append(.persist(attempts))
-            phase = .verifying(nodes: nodes)
+            phase = .verifying(nodes: nodes, check: check)
             effects.append(.verify(pattern(nodes)))
         case (.enroll, .enrollFirst):
             if tooShort {
@@ -241,12 +255,13 @@ public struct LockMachine: Sendable {
     // MARK: - Verification, action, timer
 
     private mutating func handleVerified(_ name: String?, now: Instant, _ effects: inout [LockEffect]) {
-        guard case .verifying(let nodes) = phase else { return }
+        guard case .verifying(let nodes, let check) = phase else { return }
         if let name {
             attempts = .clean
             effects.append(.persist(attempts))
             phase = .accepted(patternName: name, nodes: nodes, showUntil: now + settings.successDuration, actionRunning: true)
             effects.append(.report(.accepted(patternName: name, nodes: nodes.count)))
+            if let check { effects.append(.answer(check, .accepted)) }
             effects.append(.runAction(patternName: name))
         } else {
             let delay = settings.schedule.delay(afterFailures: attempts.failures)
@@ -257,15 +272,20 @@ public struct LockMachine: Sendable {
             }
             phase = .rejected(nodes: nodes, until: now + settings.errorDuration, lockoutAfter: delay)
             effects.append(.report(.rejected(nodes: nodes.count, failures: attempts.failures)))
+            if let check {
+                let remaining = settings.schedule.failuresBeforeLockout(after: attempts.failures)
+                effects.append(.answer(check, .rejected(failures: attempts.failures, remainingBeforeLockout: remaining)))
+            }
         }
     }
 
     /// Fail closed: the count is kept in memory (it still locks out), but nothing is
     /// checked while the disk cannot remember it: a restart would forget the failure.
     private mutating func handlePersistFailed(now: Instant, _ effects: inout [LockEffect]) {
-        guard case .verifying(let nodes) = phase else { return }
+        guard case .verifying(let nodes, let check) = phase else { return }
         phase = .notRecorded(nodes: nodes, until: now + settings.errorDuration)
         effects.append(.report(.notRecorded(nodes: nodes.count)))
+        if let check { effects.append(.answer(check, .notRecorded)) }
     }
 
     private mutating func handleActionFinished(now: Instant, _ effects: inout [LockEffect]) {
@@ -356,7 +376,7 @@ public struct LockMachine: Sendable {
         case .enrollConfirm:
             scene.message = .enrollConfirm
             show(tracker.selected, look: .selected, finger: tracker.finger)
-        case .verifying(let nodes):
+        case .verifying(let nodes, _):
             scene.message = .verifying
             show(nodes, look: .selected)
         case .accepted(_, let nodes, _, _):

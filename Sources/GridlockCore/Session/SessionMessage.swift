@@ -298,3 +298,19 @@ public enum SessionDecodeError: Error, Hashable, Sendable, CustomStringConvertib
         guard bytes.count == expected else { throw .wrongLength(type: type, expected: expected, actual: bytes.count) }
     }
 }
+
+extension SessionReply {
+    /// The lock machine's answer to a check, as the protocol says it. A stroke whose nodes
+    /// are not on the grid any more (it was reloaded since the face asked) is `busy`: not
+    /// checked, not counted, and the face's next `status` tells it the grid now.
+    public init(_ verdict: CheckVerdict) {
+        switch verdict {
+        case .accepted: self = .accepted
+        case .rejected(let failures, let remaining): self = .rejected(failures: failures, remainingBeforeLockout: remaining)
+        case .lockedOut(let seconds): self = .lockedOut(seconds: seconds)
+        case .busy, .notOnGrid: self = .notChecked(.busy)
+        case .tooShort: self = .notChecked(.tooShort)
+        case .notRecorded: self = .notChecked(.notRecorded)
+        }
+    }
+}

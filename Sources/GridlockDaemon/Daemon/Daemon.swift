@@ -54,10 +54,6 @@ public final class Daemon {
     var lastTime: Instant
     /// `[session]`: lock faces in the user's session (`Daemon+Session.swift`).
     var session: SessionServer?
-    /// The connections whose checks are queued in `pending`, in the order of their strokes.
-    var sessionAskers: [SessionServer.ConnectionID] = []
-    /// The connection whose check the machine is deciding; its verdict goes there.
-    var awaitingAnswer: SessionServer.ConnectionID?
     var stopping = false
     /// `[action] mode=handover`: the display and the touch grab belong to the action now.
     var handedOver = false
@@ -266,7 +262,6 @@ public final class Daemon {
                 if case .cancel = touch { strokeEnded = true }
             }
             lastTime = max(lastTime, time ?? now)
-            if case .stroke(let nodes) = event, !admitSessionStroke(nodes: nodes.count) { continue }
             let selectedBefore = service.machine.selectedNodeCount
             service.handle(event, at: lastTime)
             feedback.noteSelection(before: selectedBefore, after: service.machine.selectedNodeCount)
@@ -347,6 +342,7 @@ public final class Daemon {
 
 extension Daemon: LockShell {
     public func beginVerification(of pattern: Pattern) {
+        if case .verifying(_, let check?) = service.machine.phase { noteSessionCheck(check, nodes: pattern.nodes.count) }
         checks.begin(pattern)
     }
 
@@ -366,6 +362,9 @@ extension Daemon: LockShell {
         Journal.log(report.priority, report.logMessage, report.journalFields)
         observe?(.lock(report))
         alarms.noted(report, device: touch.devicePath)
-        answerSession(report)
+    }
+
+    public func answer(_ check: CheckID, _ verdict: CheckVerdict) {
+        answerSession(check, verdict)
     }
 }

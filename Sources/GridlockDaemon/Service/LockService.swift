@@ -111,6 +111,7 @@ public final class LockService {
             case .disarmTimer: shell?.setDeadline(nil)
             case .report(let report): shell?.report(report, at: now)
             case .enrolled: break  // enrollment's caller reads the pattern from the machine's phase
+            case .answer(let check, let verdict): shell?.answer(check, verdict)
             }
         }
         if unrecorded { handle(.persistFailed, at: now) }

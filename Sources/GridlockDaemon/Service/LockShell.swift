@@ -14,8 +14,11 @@ public protocol LockShell: AnyObject {
     /// Replaces the deadline (nil: none) at which the loop calls `LockService.settleTip()`:
     /// a tip drawn ahead of the finger goes back on it when no sample came by then.
     func setTipDeadline(_ deadline: Instant?)
+    /// Tells the face that asked for `check` (a `LockEvent.stroke`) what came of it.
+    func answer(_ check: CheckID, _ verdict: CheckVerdict)
 }
 
 extension LockShell {
     public func setTipDeadline(_ deadline: Instant?) {}
+    public func answer(_ check: CheckID, _ verdict: CheckVerdict) {}
 }

@@ -21,8 +21,13 @@ final class SessionServer {
         var messagesInWindow = 0
         /// Its last message (or its connect): what the idle timeout and the shares judge.
         var lastActive: Instant
-        /// A request of it is answered later (a check): it is neither idle nor evicted.
-        var awaitingReply = false
+    }
+
+    /// A check handed on and not answered yet: who asked, over which connection (which may
+    /// have closed since: the verdict is then only logged).
+    struct Awaited {
+        let connection: ConnectionID
+        let peer: PeerCredentials
     }
 
     /// Connections served at once, all peers together; the next is answered `overloaded`.
@@ -54,8 +59,14 @@ final class SessionServer {
     private let allows: (PeerCredentials) -> Bool
     /// The nodes of the server's grid, which a check's nodes must lie on.
     private let nodeCount: () -> Int
-    /// The reply to a request now, or nil when it comes later through `answer`.
-    var respond: (ConnectionID, PeerCredentials, SessionRequest) -> SessionReply? = { _, _, _ in .notChecked(.busy) }
+    /// Checks handed on (`check`) whose verdict has not come back through `answer`.
+    private(set) var awaited: [CheckID: Awaited] = [:]
+    private var nextCheck = 1
+    /// The reply to a `status` request.
+    var status: (PeerCredentials) -> SessionReply = { _ in .notChecked(.busy) }
+    /// Hands a check on under its id, whose verdict comes back through `answer`; or the
+    /// reply now, when it is not handed on (gridlockd is stopping).
+    var check: (CheckID, PeerCredentials, [Int]) -> SessionReply? = { _, _, _ in .notChecked(.busy) }
 
     init(listener: SeqPacketListener, loop: EventLoop, allows: @escaping (PeerCredentials) -> Bool, nodeCount: @escaping () -> Int) {
         self.listener = listener
@@ -79,21 +90,45 @@ final class SessionServer {
         }
     }
 
-    /// The reply to a request answered later (a check's verdict). A connection that has gone
-    /// meanwhile gets nothing: what it asked for happened all the same.
-    func answer(_ id: ConnectionID, _ reply: SessionReply) {
-        guard var client = clients[id] else { return }
-        client.awaitingReply = false
+    /// A check's verdict, to the connection that asked for it and no other; logged either
+    /// way. A connection that has gone meanwhile gets nothing: what it asked for happened
+    /// all the same. An id never handed on, or answered already, changes nothing.
+    func answer(_ check: CheckID, _ reply: SessionReply) {
+        guard let asker = awaited.removeValue(forKey: check) else {
+            Journal.log(.warning, "session socket: a verdict for \(check), which nobody awaits, is dropped")
+            return
+        }
+        // A check that was never checked (busy, locked out) is not worth a line: a face
+        // flooding checks would otherwise write two lines of journal for each.
+        if reply.wasChecked {
+            Journal.log(.info, "session socket: answered \(check) of \(asker.peer): \(reply.journalWord)",
+                        JournalFields(fields: ["GRIDLOCK_EVENT": "session-answer", "GRIDLOCK_SOURCE": "session",
+                                               "GRIDLOCK_PEER_UID": String(asker.peer.uid), "GRIDLOCK_CHECK": String(check.rawValue)]))
+        }
+        guard var client = clients[asker.connection] else {
+            if reply.wasChecked {
+                Journal.log(.info, "session socket: the lock face of \(asker.peer) disconnected before the verdict of \(check); it is only logged")
+            }
+            return
+        }
         client.lastActive = loop.now()
-        clients[id] = client
-        send(reply, to: id, client)
+        clients[asker.connection] = client
+        send(reply, to: asker.connection, client)
         armIdle()
     }
 
-    func peer(of id: ConnectionID) -> PeerCredentials? { clients[id]?.peer }
+    /// Who asked for a check still awaited (for the journal).
+    func asker(of check: CheckID) -> PeerCredentials? { awaited[check]?.peer }
 
-    /// Closes every connection and the listener, and removes the socket's name.
+    /// Whether a check of this connection awaits its verdict: then it is neither idle nor evicted.
+    private func isAwaiting(_ id: ConnectionID) -> Bool {
+        awaited.values.contains { $0.connection == id }
+    }
+
+    /// Answers every check still awaited `stopping`, closes every connection and the
+    /// listener, and removes the socket's name.
     func detach() {
+        for check in awaited.keys.sorted(by: { $0.rawValue < $1.rawValue }) { answer(check, .notChecked(.stopping)) }
         for id in clients.keys.sorted() { close(id) }
         if let listening { loop.unwatch(listening) }
         listening = nil
@@ -133,7 +168,7 @@ final class SessionServer {
             return
         }
         let now = loop.now()
-        let open = clients.map { ConnectionShares.Open(id: $0.key, uid: $0.value.peer.uid, lastActive: $0.value.lastActive, awaitingReply: $0.value.awaitingReply) }
+        let open = clients.map { ConnectionShares.Open(id: $0.key, uid: $0.value.peer.uid, lastActive: $0.value.lastActive, awaitingReply: isAwaiting($0.key)) }
         switch shares.decide(newcomer: peer.uid, open: open) {
         case .refuse:
             logRefusal(of: peer, kind: "session-overloaded",
@@ -190,12 +225,12 @@ final class SessionServer {
 
     /// The idle deadline at the earliest moment a connection may go idle.
     private func armIdle() {
-        idle.due = clients.values.filter { !$0.awaitingReply }.map { $0.lastActive + Self.idleTimeout }.min()
+        idle.due = clients.filter { !isAwaiting($0.key) }.map { $0.value.lastActive + Self.idleTimeout }.min()
     }
 
     private func closeIdle(at now: Instant) {
         for id in clients.keys.sorted() {
-            guard let client = clients[id], !client.awaitingReply, now.duration(since: client.lastActive) >= Self.idleTimeout else { continue }
+            guard let client = clients[id], !isAwaiting(id), now.duration(since: client.lastActive) >= Self.idleTimeout else { continue }
             Journal.log(.info, "session socket: closed the connection from \(client.peer): nothing sent for \(Self.idleTimeout.secondsRoundedUp) s")
             close(id)
         }
@@ -259,10 +294,17 @@ final class SessionServer {
             }
             return
         }
-        if let reply = respond(id, client.peer, request) {
-            send(reply, to: id, client)
-        } else {
-            clients[id]?.awaitingReply = true
+        switch request {
+        case .status:
+            send(status(client.peer), to: id, client)
+        case .check(let nodes):
+            let check = CheckID(nextCheck)
+            nextCheck += 1
+            awaited[check] = Awaited(connection: id, peer: client.peer)
+            if let reply = self.check(check, client.peer, nodes) {
+                awaited[check] = nil
+                send(reply, to: id, client)
+            }
         }
         armIdle()
     }
@@ -293,5 +335,27 @@ final class SessionServer {
         guard let client = clients.removeValue(forKey: id) else { return }
         if let watching = client.watching { loop.unwatch(watching) }
         client.connection.close()
+    }
+}
+
+extension SessionReply {
+    /// What the journal says was answered (never the nodes).
+    var journalWord: String {
+        switch self {
+        case .accepted: "accepted"
+        case .rejected(let failures, _): "rejected (\(failures) failure(s) in a row)"
+        case .lockedOut(let seconds): "locked out (\(seconds) s)"
+        case .notChecked(let reason): "not checked (\(reason))"
+        case .status: "status"
+        }
+    }
+
+    /// Whether the reply is the verdict of a check that ran, or was stopped running (the
+    /// rest were neither counted nor checked).
+    var wasChecked: Bool {
+        switch self {
+        case .accepted, .rejected, .notChecked(.tooShort), .notChecked(.notRecorded), .notChecked(.stopping): true
+        case .lockedOut, .notChecked, .status: false
+        }
     }
 }
