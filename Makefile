@@ -162,7 +162,7 @@ DEB_VERSION := $(VERSION)$(deb-suffix.$(DIST))
 DEB_ARCH = $(ARCH)
 DEB_BASE = dist/gridlock_$(DEB_VERSION)_$(DEB_ARCH)
 
-.PHONY: all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm test-arm64 test-wayland-headless test-wayland-face test-wayland-guest install clean deb dist test-deployed test-deployed-trixie test-deployed-today
+.PHONY: print-test-share all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm test-arm64 test-wayland-headless test-wayland-face test-wayland-guest install clean deb dist test-deployed test-deployed-trixie test-deployed-today
 .PHONY: fuzz fuzz-build fuzz-smoke test-sanitizers test-asan test-tsan
 
 all: release
@@ -236,6 +236,7 @@ print-arm64-sysroot-packages:
 # shipped binaries, the same binaries on a real kernel under QEMU, then the Debian 13 arm64
 # build on Debian 13's arm64 kernel.
 test: test-deps
+	@$(MAKE) --no-print-directory print-test-share
 	tests/check-boundary
 	tests/check-test-names
 	$(SWIFT) build --build-tests
@@ -248,6 +249,13 @@ test: test-deps
 	tests/e2e/run
 	$(MAKE) --no-print-directory test-vm
 	$(MAKE) --no-print-directory test-arm64
+
+# What `make test` runs on this commit (said first, so a run cut short says it too) and what it left, to which target: the share is the
+# commit's (DEPLOYED_DIGIT), so a rerun of the commit runs the same tests on any day.
+print-test-share:
+	@echo "make test runs: host suites, Debian 13's toolchain (check-trixie), headless compositors, sanitizers and fuzz smoke, the release build, the Wayland face, tests/e2e/run, the real-kernel suite (amd64), the arm64 build and its real-kernel core, and the deployed scenarios on $(DEPLOYED)$(if $(filter trixie both,$(DEPLOYED)), with the Wayland session guest)"
+	@echo "make test left to commits whose HEAD ends $(if $(filter trixie,$(DEPLOYED)),even: the Debian 12 deployed scenarios (make test-deployed),odd: the Debian 13 amd64 deployed scenarios and the Wayland session guest (make test-deployed-trixie ARCH=amd64; tests/vm/session))$(if $(filter both,$(DEPLOYED)), (none: DEPLOYED=both))"
+	@echo "make test left to their own targets: the Debian 13 arm64 deployed scenarios (make test-deployed-trixie ARCH=arm64), fuzzing beyond its smoke (make fuzz), and under ASan: $(ASAN_SKIP) (run without it in the host suites)"
 
 # The headless compositor tier (docs/testing.md, "Real compositors, headless"): Debian 13's
 # sway and labwc on wlroots' headless backend in a cached trixie root (WAYLAND_ROOT_PACKAGES,
