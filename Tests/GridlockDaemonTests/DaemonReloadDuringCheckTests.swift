@@ -95,8 +95,9 @@ extension DaemonLoopTests {
             } catch {
                 Issue.record("cannot rewrite the config: \(error)")
             }
+            // The held check is let go once the reload, judged off the loop, has been taken up.
+            daemon.onReloaded = { verifier.releaseAll() }
             daemon.reload()
-            verifier.releaseAll()
         }
         verifier.onRequest = { request in
             // The first check is held across the reload; the check made again runs at once.
@@ -256,8 +257,9 @@ extension DaemonLoopTests {
             } catch {
                 Issue.record("cannot rewrite the config: \(error)")
             }
+            // The rest of the stroke comes once the new configuration is in force.
+            daemon.onReloaded = { device.deliver(Array(whole[split...])) }
             daemon.reload()
-            device.deliver(Array(whole[split...]))
         }
         var reloaded = false
         daemon.service.onPresent = { scene in

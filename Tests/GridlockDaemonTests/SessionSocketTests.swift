@@ -186,6 +186,37 @@ final class SessionSocketTests {
         #expect(!FileManager.default.fileExists(atPath: path), "the socket's name is removed at the stop")
     }
 
+    @Test("while a reload is judged off the loop the running configuration checks strokes; once taken up, the new one does")
+    func reloadServesTheRunningConfigurationUntilTakenUp() throws {
+        try start()
+        var next = config
+        next.patterns = []
+        let prepared = ConfigReloader.Prepared(
+            loaded: LoadedConfig(config: next, files: ["\(directory)/next.conf"]),
+            theme: try SceneRenderer.prepare(next.theme, after: daemon.service.renderer.preparation))
+        // The judging thread waits until the first check has been answered.
+        let judged = DispatchSemaphore(value: 0)
+        daemon.reloader.prepare = { _, _ in
+            judged.wait()
+            return .success(prepared)
+        }
+        let face = try face()
+        var takenUp = false, actionDone = false
+        func checkAgain() { if takenUp, actionDone { face.send(.check(nodes: Self.right)) } }
+        face.onReply = { [unowned self] reply in
+            if reply == .accepted { judged.signal() } else { daemon.stop() }
+        }
+        onOutcome = { if case .action(.finished) = $0 { actionDone = true; checkAgain() } }
+        daemon.onReloaded = { takenUp = true; checkAgain() }
+        daemon.reload()
+        face.send(.check(nodes: Self.right))
+        run()
+        let schedule = config.lockout.schedule
+        #expect(face.replies == [.accepted, .rejected(failures: 1, remainingBeforeLockout: schedule.failuresBeforeLockout(after: 1))])
+        #expect(daemon.config.patterns.isEmpty)
+        #expect(journal.contains("configuration reloaded from \(directory)/next.conf"), "journal: \(journal)")
+    }
+
     @Test("five wrong patterns count as five, and the sixth is answered lockedOut without a check")
     func fiveWrongThenLockedOut() throws {
         try start()

@@ -26,21 +26,34 @@ extension Daemon {
         }
     }
 
-    /// SIGHUP: a config that fails to load changes nothing; a good one takes effect at once
-    /// (look, grid, timings, lockout schedule, patterns, actions). [display] and [touch]
-    /// changes need a restart, as does `[feedback] beeper=`: the devices stay open across a reload.
+    /// SIGHUP: a reset request or a state file changed behind the lock is taken up at once;
+    /// the configuration is judged and its look prepared off the loop (`ConfigReloader`),
+    /// the running one serving meanwhile. A config that fails to load changes nothing; a
+    /// good one takes effect once ready (look, grid, timings, lockout schedule, patterns,
+    /// actions). [display] and [touch] changes need a restart, as does `[feedback]
+    /// beeper=`: the devices stay open across a reload.
     func reload() {
-        systemd.reloading()
-        defer { systemd.reloaded() }
         reloadAttempts()
-        let loaded: LoadedConfig
-        do {
-            loaded = try ConfigVerdict.load(path: options.configPath)
-        } catch {
-            for diagnostic in error.diagnostics { Journal.log(.error, "reload: \(diagnostic)") }
-            Journal.log(.error, "reload failed; keeping the running configuration")
-            return
-        }
+        reloader.request(
+            preparation: { [unowned self] in service.renderer.preparation },
+            started: { [unowned self] in systemd.reloading() },
+            done: { [unowned self] result in
+                defer { systemd.reloaded() }
+                switch result {
+                case .success(let prepared): takeUp(prepared)
+                case .failure(.refused(let diagnostics)):
+                    for diagnostic in diagnostics { Journal.log(.error, "reload: \(diagnostic)") }
+                    Journal.log(.error, "reload failed; keeping the running configuration")
+                case .failure(.look(let problem)):
+                    Journal.log(.error, "reload: \(problem); keeping the running configuration")
+                }
+                onReloaded?()
+            })
+    }
+
+    /// A judged configuration and its prepared look, taken up in one step on the loop.
+    private func takeUp(_ prepared: ConfigReloader.Prepared) {
+        let loaded = prepared.loaded
         for warning in loaded.warnings { Journal.log(.warning, "reload: \(warning)") }
         let new = loaded.config
         if new.display != config.display || new.touch != config.touch {
@@ -54,7 +67,7 @@ extension Daemon {
         }
         let frame = service.output.size
         do {
-            try service.reconfigure(layout: new.gridLayout(frame: frame), settings: new.lockSettings, theme: new.theme, at: now)
+            try service.reconfigure(layout: new.gridLayout(frame: frame), settings: new.lockSettings, theme: prepared.theme, at: now)
         } catch {
             Journal.log(.error, "reload: \(error); keeping the running configuration")
             return

@@ -55,6 +55,10 @@ public final class Daemon {
     /// `[session]`: lock faces in the user's session (`Daemon+Session.swift`).
     var session: SessionServer?
     var stopping = false
+    /// SIGHUP's configuration, judged off the loop.
+    let reloader: ConfigReloader
+    /// Called on the loop once a reload was taken up or refused (tests wait for it).
+    public var onReloaded: (() -> Void)?
     /// `[action] mode=handover`: the display and the touch grab belong to the action now.
     var handedOver = false
     /// Receives every outcome the journal is told of.
@@ -72,6 +76,7 @@ public final class Daemon {
         systemd = ServiceManagerLink(parts.notifier)
         clock = parts.clock
         lastTime = parts.clock()
+        reloader = ConfigReloader(loop: parts.loop, path: options.configPath)
         let matcher: PatternMatcher
         do {
             matcher = PatternMatcher(config: config, hasher: try PatternHasher())

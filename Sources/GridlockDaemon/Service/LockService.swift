@@ -72,9 +72,10 @@ public final class LockService {
         perform(machine.clearFailures(at: now), at: now)
     }
 
-    /// A reloaded config: a stroke being drawn survives it unless the grid moved.
-    public func reconfigure(layout: GridLayout, settings: LockSettings, theme: Theme, at now: Instant) throws(RenderError) {
-        try renderer.setTheme(theme)
+    /// A reloaded config, its theme prepared ahead (`SceneRenderer.prepare`): a stroke
+    /// being drawn survives it unless the grid moved.
+    public func reconfigure(layout: GridLayout, settings: LockSettings, theme: PreparedTheme, at now: Instant) throws(RenderError) {
+        try renderer.install(theme)
         drawnScene = nil
         perform(machine.reconfigure(layout: layout, settings: settings, at: now, reason: .gridChanged), at: now)
     }

@@ -67,14 +67,34 @@ public final class SceneRenderer {
     /// Switches to a reloaded config's look. A font or an image that cannot be loaded
     /// leaves the current theme in place. Render the next scene in full afterwards.
     public func setTheme(_ newTheme: Theme) throws(RenderError) {
-        let newText = newTheme.font != text.fonts.choice
-            ? TextSetter(fonts: try FontLibrary(newTheme.font, fallback: fontFallback)) : text
-        // Images are decoded again even under the same names: a reload is how new files are taken up.
-        let newImages = newTheme.imagePaths.isEmpty && images.paths.isEmpty ? images : try ThemeImages(theme: newTheme)
-        _ = try newImages.backdrop(width: buffer.width, height: buffer.height, theme: newTheme)
+        try install(try Self.prepare(newTheme, after: preparation))
+    }
+
+    /// What `prepare` needs to know of the theme in use (plain values, read on the thread
+    /// that draws).
+    public var preparation: ThemePreparation {
+        ThemePreparation(font: text.fonts.choice, fontFallback: fontFallback, hasImages: !images.paths.isEmpty)
+    }
+
+    /// Loads a theme's fonts and decodes its images without touching any renderer, so that
+    /// a reload can do the slow part on another thread while this one keeps drawing the
+    /// old look; `install` then takes it up. Images are decoded again even under the same
+    /// names: a reload is how new files are taken up.
+    public static func prepare(_ newTheme: Theme, after current: ThemePreparation) throws(RenderError) -> PreparedTheme {
+        let text = newTheme.font != current.font
+            ? TextSetter(fonts: try FontLibrary(newTheme.font, fallback: current.fontFallback)) : nil
+        let images = newTheme.imagePaths.isEmpty && !current.hasImages ? nil : try ThemeImages(theme: newTheme)
+        return PreparedTheme(theme: newTheme, text: text, images: images)
+    }
+
+    /// Takes up a prepared theme (its backdrop scaled to this canvas); on an error the
+    /// current theme stays.
+    public func install(_ prepared: PreparedTheme) throws(RenderError) {
+        let newImages = prepared.images ?? images
+        _ = try newImages.backdrop(width: buffer.width, height: buffer.height, theme: prepared.theme)
         images = newImages
-        text = newText
-        theme = newTheme
+        text = prepared.text ?? text
+        theme = prepared.theme
         line = nil
     }
 
@@ -290,5 +310,30 @@ private struct MessageLine {
         // Centred on the band; one line of a font keeps its height from message to message,
         // so the words stay put when one message replaces another.
         origin = text.origin(centeredOn: band.center, width: width)
+    }
+}
+
+/// The font and images of the theme a renderer uses, as `SceneRenderer.prepare` compares a
+/// new theme with them.
+public struct ThemePreparation: Hashable, Sendable {
+    let font: FontChoice
+    let fontFallback: Bool
+    let hasImages: Bool
+}
+
+/// A theme's fonts loaded and images decoded (`SceneRenderer.prepare`), for one renderer to
+/// `install`. Made on one thread and handed whole to another, never used by two at once:
+/// its fonts and surfaces have no other owner until it is installed.
+public final class PreparedTheme: @unchecked Sendable {
+    public let theme: Theme
+    /// Nil: the font is the one in use.
+    fileprivate let text: TextSetter?
+    /// Nil: neither theme has images.
+    fileprivate let images: ThemeImages?
+
+    fileprivate init(theme: Theme, text: TextSetter?, images: ThemeImages?) {
+        self.theme = theme
+        self.text = text
+        self.images = images
     }
 }
