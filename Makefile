@@ -329,8 +329,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 4
 FUZZ_BUILD_FLAGS := -c release --package-path Fuzz --scratch-path .build/fuzz \
 	-Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
-# The tests that run threads: verification off the loop, action reaping, the loops and signals.
-TSAN_TESTS := DaemonLoopTests|ActionSupervisorTests|ActionRunnerTests|SpawnedProcessTests|EventLoopTests|SignalFDTests|EventFDTests
+# The tests that run threads: verification and reloads off the loop, action reaping, the loops and signals.
+TSAN_TESTS := DaemonLoopTests|ConfigReloaderTests|ActionSupervisorTests|ActionRunnerTests|SpawnedProcessTests|EventLoopTests|SignalFDTests|EventFDTests
 # Not under ASan: the crash-safety test kills its writer within 30 ms of starting it, before an
 # ASan-instrumented writer has saved anything, and the enumeration of all 389,112 patterns takes
 # 200 s instead of 20 (pure arithmetic, which the fuzz targets and the other tests cover).
