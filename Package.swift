@@ -49,22 +49,25 @@ let package = Package(
         .target(name: "GridlockCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "LinuxSys", dependencies: ["CLinux", "GridlockCore"]),
         .target(name: "GridlockInput", dependencies: ["GridlockCore", "LinuxSys", "CEvdev"]),
-        .target(name: "GridlockDisplay", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CHarfBuzz", "CDRM", "CZlib"]),
+        // Draws scenes: cairo, text shaping and theme images. Linked by the programs that draw.
+        .target(name: "GridlockRendering", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CHarfBuzz", "CZlib"]),
+        // Shows what was drawn: DRM/KMS and the PNG and null outputs.
+        .target(name: "GridlockDisplay", dependencies: ["GridlockCore", "GridlockRendering", "LinuxSys", "CDRM"]),
         .target(
             name: "GridlockDaemon",
-            dependencies: ["GridlockCore", "GridlockInput", "GridlockDisplay", "LinuxSys", "CInih", "CSodium"]
+            dependencies: ["GridlockCore", "GridlockInput", "GridlockDisplay", "GridlockRendering", "LinuxSys", "CInih", "CSodium"]
         ),
         // A lock face in a user's session: the session socket's client side and the face's
         // shell; the Wayland adapter draws and reads the finger for it.
         .target(name: "GridlockFace", dependencies: ["GridlockCore", "LinuxSys"]),
         .target(name: "GridlockWayland", dependencies: ["CWaylandClient", "CWaylandProtocols", "LinuxSys", "GridlockCore"]),
         .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon", "LinuxSys"]),
-        .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon", "GridlockCore", "GridlockDisplay", "GridlockInput", "LinuxSys"]),
+        .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys"]),
         // The lock face: a Wayland client run as the session's user. The only program that
         // links libwayland; gridlockd and gridlock never do.
         .executableTarget(
             name: "gridlock-lock",
-            dependencies: ["GridlockFace", "GridlockWayland", "GridlockDaemon", "GridlockDisplay", "GridlockCore", "LinuxSys"]),
+            dependencies: ["GridlockFace", "GridlockWayland", "GridlockDaemon", "GridlockDisplay", "GridlockRendering", "GridlockCore", "LinuxSys"]),
 
         // Spawned by the crash-safety test and killed at random moments; not installed.
         .executableTarget(
@@ -81,10 +84,10 @@ let package = Package(
         .testTarget(name: "GridlockCoreTests", dependencies: ["GridlockCore"]),
         .testTarget(name: "LinuxSysTests", dependencies: ["LinuxSys", "GridlockCore"]),
         .testTarget(name: "GridlockInputTests", dependencies: ["GridlockInput", "GridlockCore", "LinuxSys"]),
-        .testTarget(name: "GridlockDisplayTests", dependencies: ["GridlockDisplay", "GridlockCore", "LinuxSys", "CDRM"]),
+        .testTarget(name: "GridlockDisplayTests", dependencies: ["GridlockDisplay", "GridlockRendering", "GridlockCore", "LinuxSys", "CDRM"]),
         .testTarget(name: "GridlockWaylandTests", dependencies: ["GridlockWayland", "LinuxSys", "GridlockCore"]),
         .testTarget(
             name: "GridlockDaemonTests",
-            dependencies: ["GridlockDaemon", "GridlockFuzzing", "GridlockFace", "GridlockCore", "GridlockDisplay", "GridlockInput", "LinuxSys", "CSodium"]),
+            dependencies: ["GridlockDaemon", "GridlockFuzzing", "GridlockFace", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys", "CSodium"]),
     ]
 )

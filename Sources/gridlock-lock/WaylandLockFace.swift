@@ -1,5 +1,5 @@
 import GridlockCore
-import GridlockDisplay
+import GridlockRendering
 import GridlockFace
 import GridlockWayland
 import LinuxSys

@@ -1,5 +1,6 @@
 import GridlockDaemon
 import GridlockDisplay
+import GridlockRendering
 import LinuxSys
 
 let latencyCommand = Command(

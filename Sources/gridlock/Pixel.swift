@@ -1,6 +1,7 @@
 import GridlockCore
 import GridlockDaemon
 import GridlockDisplay
+import GridlockRendering
 
 let pixelCommand = Command(
     name: "pixel",

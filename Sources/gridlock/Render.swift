@@ -1,6 +1,7 @@
 import GridlockCore
 import GridlockDaemon
 import GridlockDisplay
+import GridlockRendering
 
 let renderCommand = Command(
     name: "render",

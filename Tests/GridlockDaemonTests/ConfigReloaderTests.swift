@@ -1,6 +1,7 @@
 import Dispatch
 import GridlockCore
 import GridlockDisplay
+import GridlockRendering
 import LinuxSys
 import Synchronization
 import Testing

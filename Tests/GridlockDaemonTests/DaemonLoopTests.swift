@@ -1,6 +1,7 @@
 import Foundation
 import GridlockCore
 import GridlockDisplay
+import GridlockRendering
 import GridlockInput
 import LinuxSys
 import Testing

@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockDisplay
+import GridlockRendering
 import Testing
 
 @Suite("Two-buffer damage bookkeeping")

@@ -1,6 +1,7 @@
 import GridlockCore
 import Testing
 @testable import GridlockDisplay
+@testable import GridlockRendering
 
 @Suite struct CalibrationTargetRenderingTests {
     @Test("a cross replaces the grid") func aCrossReplacesTheGrid() throws {

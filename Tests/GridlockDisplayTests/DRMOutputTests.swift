@@ -3,6 +3,7 @@ import LinuxSys
 import Testing
 
 @testable import GridlockDisplay
+@testable import GridlockRendering
 
 /// A card in memory that behaves as the kernel does for the calls `DRMOutput` makes:
 /// a modeset shows a buffer at once, a flip shows it when `completeFlip()` is called,

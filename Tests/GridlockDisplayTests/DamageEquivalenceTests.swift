@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockDisplay
+import GridlockRendering
 import Testing
 
 /// Rendering only `Damage.between(old, new)` over the old frame must give the very

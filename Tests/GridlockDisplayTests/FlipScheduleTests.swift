@@ -2,6 +2,7 @@ import GridlockCore
 import Testing
 
 @testable import GridlockDisplay
+@testable import GridlockRendering
 
 @Suite("when the next page flip is requested")
 struct FlipScheduleTests {

@@ -2,6 +2,7 @@ import GridlockCore
 import Testing
 
 @testable import GridlockDisplay
+@testable import GridlockRendering
 
 @Suite("DRM master lease")
 struct MasterLeaseTests {

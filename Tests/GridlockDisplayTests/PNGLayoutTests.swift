@@ -1,6 +1,7 @@
 import Foundation
 import GridlockCore
 @testable import GridlockDisplay
+@testable import GridlockRendering
 import Testing
 
 /// PNG files built byte by byte, with their own CRC-32 and zlib framing (stored deflate

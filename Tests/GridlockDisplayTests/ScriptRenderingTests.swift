@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockDisplay
+import GridlockRendering
 import Testing
 
 /// Messages in scripts other than Latin, checked by their pixels: the font the config names

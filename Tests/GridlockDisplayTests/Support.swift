@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockDisplay
+import GridlockRendering
 
 /// The scenes the pixel tests sample, built the way the lock machine will build them.
 struct Scenes {

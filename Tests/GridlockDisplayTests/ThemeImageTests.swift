@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import GridlockCore
 @testable import GridlockDisplay
+@testable import GridlockRendering
 import Testing
 
 /// PNG files for themes, made in a scratch folder from solid blocks of colour.

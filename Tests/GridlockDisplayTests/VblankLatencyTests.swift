@@ -2,6 +2,7 @@ import GridlockCore
 import Testing
 
 @testable import GridlockDisplay
+@testable import GridlockRendering
 
 @Suite("vblank latency bookkeeping")
 struct VblankLatencyTests {

@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockDisplay
+import GridlockRendering
 import LinuxSys
 
 /// `gridlock bench --instructions`: the instructions one damage-only frame at 1920x1080 costs,

@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockDisplay
+import GridlockRendering
 import LinuxSys
 
 /// Times the benchmark scene: every frame redrawn in full, then only the damage.

@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockDisplay
+import GridlockRendering
 
 /// The bench's themed look: every image key, node images with transparency, a background
 /// image scaled to fill, larger nodes and a wider line of its own colour. Its rows show

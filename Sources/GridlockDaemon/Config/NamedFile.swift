@@ -1,4 +1,5 @@
 import GridlockDisplay
+import GridlockRendering
 import LinuxSys
 
 /// What a key's path names, and so how `ConfigVerdict` checks it. Every key whose value

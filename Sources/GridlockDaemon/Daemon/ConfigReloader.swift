@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockDisplay
+import GridlockRendering
 import LinuxSys
 
 /// SIGHUP's configuration, judged and its look prepared off the loop (`runInBackground`):

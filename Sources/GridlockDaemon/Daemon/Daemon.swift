@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockDisplay
+import GridlockRendering
 import LinuxSys
 
 /// `gridlockd`: the wiring between the parts it is given (`DaemonParts`) and the lock

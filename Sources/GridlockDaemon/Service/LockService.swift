@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockDisplay
+import GridlockRendering
 import LinuxSys
 
 /// The thin shell around `LockMachine`: feeds it events and carries out its effects:

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockRendering
 
 /// The bookkeeping of a double-buffered scan-out, as pure state.
 ///

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockRendering
 import LinuxSys
 
 /// `[display] backend=drm`: the lock screen lit directly through KMS, as Plymouth and

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockRendering
 
 /// The display half of `gridlock devices`: every card, its connectors (status, modes,
 /// panel orientation) and what the configured request (`auto` by default) would light.

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockRendering
 
 /// When to request the next page flip: as late before the coming vblank as the flip still
 /// makes it, so that every input frame read until then rides it.

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockRendering
 import LinuxSys
 
 /// When flips go out and at which vblank each input frame reached the screen: the

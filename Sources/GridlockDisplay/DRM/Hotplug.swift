@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockRendering
 import LinuxSys
 
 /// Noticing that the display may have changed, and finding the card again.

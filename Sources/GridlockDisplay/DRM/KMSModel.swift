@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockRendering
 
 // Plain values describing what a KMS device exposes. The libdrm adapter (`DRMDevice`)
 // fills them in; every decision (`KMSChoice`) is a pure function over them, so the choice

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockRendering
 import LinuxSys
 
 /// DRM master as one state, the way seatd and logind treat a seat: held, waited for,

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockRendering
 import LinuxSys
 
 /// Getting frames onto the lit card: the `LitCard`, the `FlipTiming` of its flips, and

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockRendering
 import LinuxSys
 
 /// One lit connector: its buffers, what of them is stale, and how a frame reaches it.

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockRendering
 
 /// When each input frame's picture reached the screen, counted on the CRTC's vblank clock.
 ///

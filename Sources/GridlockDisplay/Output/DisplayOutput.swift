@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockRendering
 import LinuxSys
 
 /// Where finished frames go: the DRM/KMS panel, PNG files, or nowhere.

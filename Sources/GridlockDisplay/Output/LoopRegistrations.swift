@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockRendering
 import LinuxSys
 
 /// What an output registered on the one event loop: the descriptors it watches and the

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockRendering
 
 /// `[display] backend=png`: every presented frame becomes `frame-NNNNN.png` in a folder,
 /// so the whole pipeline runs, and can be checked, with no display at all. Frames are
