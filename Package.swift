@@ -53,21 +53,23 @@ let package = Package(
         .target(name: "GridlockRendering", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CHarfBuzz", "CZlib"]),
         // Shows what was drawn: DRM/KMS and the PNG and null outputs.
         .target(name: "GridlockDisplay", dependencies: ["GridlockCore", "GridlockRendering", "LinuxSys", "CDRM"]),
+        // Command lines, read strictly (every program's options); depends on nothing but the core.
+        .target(name: "GridlockArguments", dependencies: ["GridlockCore"]),
         .target(
             name: "GridlockDaemon",
-            dependencies: ["GridlockCore", "GridlockInput", "GridlockDisplay", "GridlockRendering", "LinuxSys", "CInih", "CSodium"]
+            dependencies: ["GridlockCore", "GridlockArguments", "GridlockInput", "GridlockDisplay", "GridlockRendering", "LinuxSys", "CInih", "CSodium"]
         ),
         // A lock face in a user's session: the session socket's client side and the face's
         // shell; the Wayland adapter draws and reads the finger for it.
         .target(name: "GridlockFace", dependencies: ["GridlockCore", "LinuxSys"]),
         .target(name: "GridlockWayland", dependencies: ["CWaylandClient", "CWaylandProtocols", "LinuxSys", "GridlockCore"]),
-        .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon", "LinuxSys"]),
-        .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys"]),
+        .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon", "GridlockArguments", "LinuxSys"]),
+        .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon", "GridlockArguments", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys"]),
         // The lock face: a Wayland client run as the session's user. The only program that
         // links libwayland; gridlockd and gridlock never do.
         .executableTarget(
             name: "gridlock-lock",
-            dependencies: ["GridlockFace", "GridlockWayland", "GridlockDaemon", "GridlockDisplay", "GridlockRendering", "GridlockCore", "LinuxSys"]),
+            dependencies: ["GridlockFace", "GridlockWayland", "GridlockArguments", "GridlockDaemon", "GridlockRendering", "GridlockCore", "LinuxSys"]),
 
         // Spawned by the crash-safety test and killed at random moments; not installed.
         .executableTarget(
@@ -88,6 +90,6 @@ let package = Package(
         .testTarget(name: "GridlockWaylandTests", dependencies: ["GridlockWayland", "LinuxSys", "GridlockCore"]),
         .testTarget(
             name: "GridlockDaemonTests",
-            dependencies: ["GridlockDaemon", "GridlockFuzzing", "GridlockFace", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys", "CSodium"]),
+            dependencies: ["GridlockDaemon", "GridlockArguments", "GridlockFuzzing", "GridlockFace", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys", "CSodium"]),
     ]
 )

@@ -1,3 +1,4 @@
+import GridlockArguments
 import GridlockCore
 import GridlockDaemon
 import GridlockInput

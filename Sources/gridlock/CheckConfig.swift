@@ -1,3 +1,4 @@
+import GridlockArguments
 import GridlockDaemon
 import LinuxSys
 

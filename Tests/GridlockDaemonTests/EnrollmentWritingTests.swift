@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GridlockArguments
 import GridlockCore
 import LinuxSys
 import Testing

@@ -1,3 +1,4 @@
+import GridlockArguments
 import LinuxSys
 
 /// A failure that means a particular exit status (sysexits.h) when a command ends with it;

@@ -1,3 +1,4 @@
+import GridlockArguments
 /// The options of `gridlock enroll` and `gridlock hash` that become lines of a `[pattern NAME]`
 /// section. Each is refused (a usage error, exit 64, naming the option) unless it is written
 /// and read back as exactly what was given and the loader takes it: an argument must never

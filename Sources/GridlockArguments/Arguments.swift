@@ -1,3 +1,5 @@
+import GridlockCore
+
 /// A small command-line reader for the two executables (no package from outside the
 /// toolchain can be used, so no swift-argument-parser): `--name value`, `--name=value`,
 /// flags, and positionals, with errors that say what was expected.
