@@ -21,4 +21,27 @@ public enum MonotonicClock {
         var request = timespec(tv_sec: Int(instant.nanoseconds / 1_000_000_000), tv_nsec: Int(instant.nanoseconds % 1_000_000_000))
         while clock_nanosleep(id, TIMER_ABSTIME, &request, nil) == EINTR {}
     }
+
+    /// Sleeps for `duration` from now (the same tools, the same rule).
+    public static func sleep(for duration: Duration) {
+        sleep(until: now() + duration)
+    }
+
+    /// The time the kernel would stamp an input frame with now: for a tool that stands in
+    /// for the kernel (`gridlock bench` writing a stroke's frames into a pipe), never for a
+    /// component, which reads its loop's `now`.
+    public static func inputStamp() -> Instant { now() }
+}
+
+/// Elapsed time for a figure (a benchmark's sample, how long start-up took), on
+/// CLOCK_MONOTONIC. Code outside LinuxSys reads time through its loop (`EventLoop.now`)
+/// and measures through this: no component keeps a clock of its own.
+public struct Stopwatch: Sendable {
+    public let started: Instant
+
+    public init() { started = MonotonicClock.now() }
+
+    public var elapsed: Duration { MonotonicClock.now().duration(since: started) }
+
+    public var elapsedMilliseconds: Double { Double(elapsed.nanoseconds) / 1e6 }
 }

@@ -33,7 +33,7 @@ final class WaylandLockFace: LockSurfaces {
     private var idle: IdleWatch?
     private var ending: Ending?
     private var lockedOnce = false
-    private let started: Instant
+    private let started: Stopwatch
     private var firstFrameSaid = false
 
     /// Connects to the compositor on a loop that serves SIGTERM, SIGINT and SIGUSR1 from the
@@ -50,7 +50,7 @@ final class WaylandLockFace: LockSurfaces {
     /// `started`: when the process began, for the first frame's figure.
     init(
         loop: EventLoop, connection: WaylandConnection, settings: FaceSettings, grid: FaceGrid, theme: Theme, socket: String,
-        relockAfter: Duration?, started: Instant
+        relockAfter: Duration?, started: Stopwatch
     ) throws {
         self.started = started
         self.loop = loop
@@ -134,7 +134,7 @@ final class WaylandLockFace: LockSurfaces {
         do throws(WaylandError) {
             if try drawer.drawIfDirty(controller.scene(on: drawer.layout)), !firstFrameSaid {
                 firstFrameSaid = true
-                let ms = Double(MonotonicClock.now().duration(since: started).nanoseconds) / 1e6
+                let ms = started.elapsedMilliseconds
                 Journal.log(.info, "first lock frame committed \(Int(ms.rounded())) ms after start (\(drawer.surface.id), \(Int(drawer.layout.frame.width))x\(Int(drawer.layout.frame.height)) pixels)")
             }
         } catch {

@@ -36,7 +36,7 @@ let usage = """
     """
 
 let defaultThemePath = "/etc/gridlock/face.conf"
-let processStarted = MonotonicClock.now()
+let processStarted = Stopwatch()
 
 func main() -> Int32 {
     var arguments = Arguments(Array(CommandLine.arguments.dropFirst()), command: "gridlock-lock")

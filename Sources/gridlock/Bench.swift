@@ -305,7 +305,7 @@ func measureDaemon(runs: Int, size: Size, peer: String?, strokeInterval: Duratio
     var strokeCPU: [Double] = [], strokeBackToBackCPU: [Double] = [], strokeFrames: [Int] = []
     var peerPeak: [Int] = [], peerCPU: [Double] = []
     for _ in 0..<runs {
-        let began = MonotonicClock.now()
+        let began = Stopwatch().started
         let startup = try runMeasured([daemon, "--config", "\(directory)/daemon.conf", "--bench-startup"])
         guard let firstFrame = startup.fields["first-frame-monotonic-ns"], let anon = startup.fields["rss-anon-kib"],
               let mapped = startup.fields["rss-file-kib"], let shmem = startup.fields["rss-shmem-kib"] else {

@@ -79,9 +79,9 @@ let hashCommand = Command(
     if benchmark {
         var samples: [Double] = []
         for _ in 0..<5 {
-            let start = MonotonicClock.now()
+            let watch = Stopwatch()
             _ = hasher.verify(hash: hash, message: message)
-            samples.append(Double(MonotonicClock.now().duration(since: start).nanoseconds) / 1e6)
+            samples.append(watch.elapsedMilliseconds)
         }
         samples.sort()
         printError("verify: median \(fixedDecimal(samples[2], decimals: 1)) ms, min \(fixedDecimal(samples[0], decimals: 1)) ms over 5 runs (argon2id, ops \(cost.opsLimit), memory \(cost.memoryKiB) KiB)")

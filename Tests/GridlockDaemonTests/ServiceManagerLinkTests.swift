@@ -40,11 +40,11 @@ import Testing
         let sent = Sent()
         let link = ServiceManagerLink { sent.states.append($0) }
         link.watchdog()
-        link.reloading()
+        link.reloading(at: .milliseconds(12_345))
         link.reloaded()
         link.stopping()
         #expect(sent.states.count == 4)
         #expect(sent.states[0] == "WATCHDOG=1" && sent.states[2] == "READY=1" && sent.states[3] == "STOPPING=1")
-        #expect(sent.states[1].hasPrefix("RELOADING=1\nMONOTONIC_USEC="))
+        #expect(sent.states[1] == "RELOADING=1\nMONOTONIC_USEC=12345000")
     }
 }

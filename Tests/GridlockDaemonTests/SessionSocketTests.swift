@@ -391,7 +391,7 @@ final class SessionSocketTests {
 
     @Test("verifier only: backend=none builds no display and no touch device, and the socket is made with its folder and mode")
     func verifierOnlyParts() throws {
-        let output = try DaemonParts.output(for: config, headless: false)
+        let output = try DaemonParts.output(for: config, headless: false, clock: { MonotonicClock.now() })
         #expect(output is NullOutput)
         let touch = try DaemonParts.touchSource(for: config, frame: output.size, rotation: .none, start: MonotonicClock.now())
         #expect(touch is NoTouchSource)

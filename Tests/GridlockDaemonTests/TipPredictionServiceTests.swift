@@ -42,13 +42,12 @@ import Testing
     /// each handled 1 ms after its kernel time; the finger rests on node 6, then lifts.
     static func drag(predicting: Bool) throws -> Run {
         let layout = try GridLayout(frame: Rect(x: 0, y: 0, width: size.width, height: size.height))
+        var now = Instant.zero
         let service = LockService(
             machine: LockMachine(layout: layout, settings: LockSettings()),
-            renderer: try SceneRenderer(size: size, theme: Theme()), output: VblankOutput(), stateFile: nil)
+            renderer: try SceneRenderer(size: size, theme: Theme()), output: VblankOutput(), stateFile: nil, clock: { now })
         let shell = Shell()
         service.shell = shell
-        var now = Instant.zero
-        service.clock = { now }
         service.predictsTip = predicting
         var run = Run()
         service.onPresent = { [unowned service] scene in

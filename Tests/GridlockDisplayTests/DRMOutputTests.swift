@@ -156,7 +156,7 @@ struct DRMOutputTests {
         return try DRMOutput(
             request: request, placeholder: Size(width: 640, height: 400),
             opener: KMSDeviceOpener(open: { (_) throws(DRMError) in fake }, openAll: { ([(fake, try! fake.readCard())], [fake.path]) }),
-            hotplug: false)
+            hotplug: false, clock: { MonotonicClock.now() })
     }
 
     func fill(_ shadow: ShadowBuffer, _ rect: Rect, _ color: Color) {
@@ -507,4 +507,9 @@ struct DRMOutputTests {
             try make(fake, request: KMSRequest(mode: .size(width: 1920, height: 1200, refreshHz: nil)))
         }
     }
+}
+
+extension DRMOutput {
+    /// A wake-up handled at the time the machine reads now, as the loop would hand it.
+    func handle(_ wake: Wake, buffer: ShadowBuffer) -> OutputEvent { handle(wake, buffer: buffer, now: MonotonicClock.now()) }
 }

@@ -40,12 +40,13 @@ public final class ActionSupervisor {
 
     public init(
         loop: EventLoop, mode: ActionMode, runner: ActionRunner = ActionRunner(),
-        clock: @escaping () -> Instant = MonotonicClock.now
+        clock: (() -> Instant)? = nil
     ) {
         self.loop = loop
         self.mode = mode
         self.runner = runner
-        self.clock = clock
+        // Real time, the loop's `now`: an action's timeout is real even in a replay.
+        self.clock = clock ?? { [loop] in loop.now() }
         timeout = loop.deadline("action timeout", clock: .real) { [unowned self] now in enforceTimeout(now: now) }
     }
 

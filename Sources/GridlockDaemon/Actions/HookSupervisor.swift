@@ -86,14 +86,14 @@ public final class HookSupervisor {
     /// instants the loop never reaches, and call `handleDeadlines` itself).
     public init(
         loop: EventLoop, hooks: [HookEvent: HookConfig], killGrace: Duration = RunningAction.defaultKillGrace,
-        clock: @escaping () -> Instant = MonotonicClock.now,
+        clock: (() -> Instant)? = nil,
         wallClock: @escaping () -> Int64 = { SystemWallClock.now().epochSeconds },
         journal: @escaping (LogPriority, String, JournalFields) -> Void = { Journal.log($0, $1, $2) }
     ) {
         self.loop = loop
         self.hooks = hooks
         self.killGrace = killGrace
-        self.clock = clock
+        self.clock = clock ?? { [loop] in loop.now() }
         self.wallClock = wallClock
         self.journal = journal
         timeout = loop.deadline("hook timeout", clock: .real) { [unowned self] now in handleDeadlines(now: now) }

@@ -86,12 +86,12 @@ public final class StrayProcesses {
     /// program they started and reap). `clock` is CLOCK_MONOTONIC, the loop's.
     public init(
         loop: EventLoop, killGrace: Duration = RunningAction.defaultKillGrace, system: System = .live,
-        clock: @escaping () -> Instant = MonotonicClock.now, ownedGroups: @escaping () -> [OwnedProcessGroup],
+        clock: (() -> Instant)? = nil, ownedGroups: @escaping () -> [OwnedProcessGroup],
         journal: @escaping (LogPriority, String, JournalFields) -> Void = { Journal.log($0, $1, $2) }
     ) {
         self.killGrace = killGrace
         self.system = system
-        self.clock = clock
+        self.clock = clock ?? { [loop] in loop.now() }
         self.ownedGroups = ownedGroups
         self.journal = journal
         deadline = loop.deadline("stray processes", clock: .real) { [unowned self] now in handleDeadlines(now: now) }

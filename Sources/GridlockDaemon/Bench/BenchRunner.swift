@@ -37,9 +37,9 @@ public enum BenchRunner {
 
         var full: [Double] = []
         for scene in frames {
-            let start = MonotonicClock.now()
+            let watch = Stopwatch()
             renderer.render(scene, damage: nil)
-            full.append(Double(MonotonicClock.now().duration(since: start).nanoseconds) / 1e6)
+            full.append(watch.elapsedMilliseconds)
         }
 
         renderer.render(initial, damage: nil)
@@ -47,10 +47,10 @@ public enum BenchRunner {
         var area = 0.0
         var previous = initial
         for scene in frames {
-            let start = MonotonicClock.now()
+            let watch = Stopwatch()
             let damage = Damage.between(previous, scene, geometry: theme.geometry)
             renderer.render(scene, damage: damage)
-            damaged.append(Double(MonotonicClock.now().duration(since: start).nanoseconds) / 1e6)
+            damaged.append(watch.elapsedMilliseconds)
             area += damage.rects.reduce(0) { $0 + $1.area }
             previous = scene
         }

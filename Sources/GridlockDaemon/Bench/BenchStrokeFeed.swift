@@ -46,10 +46,10 @@ public struct BenchStrokeFeed {
         let recheck = Duration.nanoseconds(100_000)
         for (index, var frame) in frames.enumerated() {
             if index > 0 {
-                while try pipe.bytesWaiting() > 0 { MonotonicClock.sleep(until: MonotonicClock.now() + recheck) }
-                MonotonicClock.sleep(until: MonotonicClock.now() + interval)
+                while try pipe.bytesWaiting() > 0 { MonotonicClock.sleep(for: recheck) }
+                MonotonicClock.sleep(for: interval)
             }
-            Self.stamp(&frame, MonotonicClock.now())
+            Self.stamp(&frame, MonotonicClock.inputStamp())
             try pipe.writeAll(frame)
         }
     }

@@ -29,9 +29,9 @@ public final class CalibrationSession {
         } catch {
             throw .system(error)
         }
-        output = try DaemonParts.output(for: raw, headless: false)
+        output = try DaemonParts.output(for: raw, headless: false, clock: { [loop] in loop.now() })
         touch = try DaemonParts.touchSource(
-            for: raw, frame: output.size, rotation: output.rotation, start: MonotonicClock.now())
+            for: raw, frame: output.size, rotation: output.rotation, start: loop.now())
         do {
             renderer = try SceneRenderer(size: output.size, theme: config.theme)
         } catch {
@@ -67,7 +67,7 @@ public final class CalibrationSession {
             let frame = output.size
             show(Scene(layout: layout, message: .calibrate(step: index + 1, count: targets.count),
                        target: Point(x: target.x * frame.width, y: target.y * frame.height)))
-            guard let tap = waitForTap(deadline: MonotonicClock.now() + timeout) else {
+            guard let tap = waitForTap(deadline: loop.now() + timeout) else {
                 return stopped ? .interrupted : .timedOut
             }
             // With the identity matrix the mapper only normalised and turned the touch:

@@ -36,7 +36,7 @@ extension Daemon {
         reloadAttempts()
         reloader.request(
             preparation: { [unowned self] in service.renderer.preparation },
-            started: { [unowned self] in systemd.reloading() },
+            started: { [unowned self] in systemd.reloading(at: loop.now()) },
             done: { [unowned self] result in
                 defer { systemd.reloaded() }
                 switch result {

@@ -108,9 +108,8 @@ public final class Daemon {
         let machine = LockMachine(
             layout: config.gridLayout(frame: output.size), settings: config.lockSettings, mode: options.role.machineMode,
             attempts: parts.state.saved.attempts)
-        service = LockService(machine: machine, renderer: renderer, output: output, stateFile: parts.state)
+        service = LockService(machine: machine, renderer: renderer, output: output, stateFile: parts.state, clock: parts.clock)
         service.coalescesFrames = true
-        service.clock = parts.clock
         service.predictsTip = options.role.predictsTip(config)
         timers = DaemonTimers(loop: loop, watchdogInterval: parts.watchdogInterval)
         feedback = FeedbackPlayer(loop: loop, beeper: parts.beeper, sounds: config.feedback.sounds)
@@ -164,7 +163,7 @@ public final class Daemon {
         var status: Int32 = 0
         var strokeStart = (cpu: Int64(0), frames: 0)
         if options.role.isBenchmark {
-            observe?(.measured(.firstFrame(at: MonotonicClock.now(), memory: ProcessStatus.memory())))
+            observe?(.measured(.firstFrame(at: loop.now(), memory: ProcessStatus.memory())))
             strokeStart = (ProcessStatus.cpuTimeNanoseconds(), service.framesPresented)
             stopping = options.role == .benchStartup
         }

@@ -5,7 +5,7 @@ import LinuxSys
 extension DaemonParts {
     /// `[feedback] beeper=` as a source; nil for `off`. A beeper is never a reason not to
     /// start: without one (or without inotify for its hotplug) the lock is silent.
-    static func beeper(for choice: BeeperChoice) -> BeeperSource? {
+    static func beeper(for choice: BeeperChoice, now: Instant) -> BeeperSource? {
         let selector: BeeperSelector
         switch choice {
         case .off: return nil
@@ -13,7 +13,7 @@ extension DaemonParts {
         case .path(let path): selector = .path(path)
         }
         do {
-            return try BeeperSource(settings: .init(selector: selector), now: MonotonicClock.now())
+            return try BeeperSource(settings: .init(selector: selector), now: now)
         } catch {
             BeeperSource.journal(.warning, "beeper: cannot watch \(InputDeviceDirectory.defaultPath): \(error); sounds are off")
             return nil

@@ -32,7 +32,7 @@ public struct DaemonParts {
 
     public init(
         loop: EventLoop, output: DisplayOutput, touch: TouchSource, supervisor: ActionSupervisor,
-        state: StateFile = StateFile(path: nil), clock: @escaping () -> Instant = MonotonicClock.now,
+        state: StateFile = StateFile(path: nil), clock: (() -> Instant)? = nil,
         wallClock: @escaping () -> WallTime = SystemWallClock.now,
         notifier: SystemdNotifier? = nil, watchdogInterval: Duration? = nil, beeper: BeeperSource? = nil,
         verifier: PatternVerifying? = nil,
@@ -43,7 +43,8 @@ public struct DaemonParts {
         self.touch = touch
         self.supervisor = supervisor
         self.state = state
-        self.clock = clock
+        // The loop's clock, unless a test scripts another: one time for every part.
+        self.clock = clock ?? { [loop] in loop.time }
         self.wallClock = wallClock
         self.notifier = notifier
         self.watchdogInterval = watchdogInterval
@@ -70,11 +71,11 @@ public struct DaemonParts {
         } catch {
             throw .stateInUse(error)
         }
-        let output = try DaemonParts.output(for: config, headless: options.role.isBenchmark)
+        let output = try DaemonParts.output(for: config, headless: options.role.isBenchmark, clock: { [loop] in loop.now() })
         let touch: TouchSource
         do {
             touch = try DaemonParts.touchSource(
-                for: config, frame: output.size, rotation: output.rotation, start: MonotonicClock.now(),
+                for: config, frame: output.size, rotation: output.rotation, start: loop.now(),
                 eventsFrom: options.role == .benchStroke ? .standardInput : nil)
         } catch {
             // The display may already show our picture: give the console its own back.
@@ -97,7 +98,7 @@ public struct DaemonParts {
                 : StateFile(path: nil),
             notifier: SystemdNotifier.fromEnvironment(),
             watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment(),
-            beeper: options.role.isBenchmark ? nil : Self.beeper(for: config.feedback.beeper),
+            beeper: options.role.isBenchmark ? nil : Self.beeper(for: config.feedback.beeper, now: loop.now()),
             adoptsOrphans: counting && Self.becomeSubreaper(), sessionListener: listener)
     }
 
@@ -127,7 +128,8 @@ public struct DaemonParts {
 
 /// Building each part from the config: the single place that chooses a backend.
 extension DaemonParts {
-    static func output(for config: GridlockConfig, headless: Bool) throws(DaemonError) -> DisplayOutput {
+    /// `clock` is the loop's: the output keeps time by it (its master lease, latch and figures).
+    static func output(for config: GridlockConfig, headless: Bool, clock: @escaping () -> Instant) throws(DaemonError) -> DisplayOutput {
         let physical = config.display.physicalSize
         let frame = config.display.logicalFrame
         if headless { return NullOutput(size: frame, rotation: config.display.rotation) }
@@ -142,7 +144,7 @@ extension DaemonParts {
             return NullOutput(size: frame, rotation: config.display.rotation)
         case .drm:
             do {
-                return try DRMOutput(request: kmsRequest(for: config.display), placeholder: physical)
+                return try DRMOutput(request: kmsRequest(for: config.display), placeholder: physical, clock: clock)
             } catch {
                 throw .display("\(error)")
             }

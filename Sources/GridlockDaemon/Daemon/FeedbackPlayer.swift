@@ -11,10 +11,12 @@ final class FeedbackPlayer {
     private var cues: [FeedbackCue] = []
     /// When the current step of a sound ends.
     private let step: EventLoop.Deadline
+    private let loop: EventLoop
 
     init(loop: EventLoop, beeper: BeeperSource?, sounds: FeedbackSounds) {
         self.beeper = beeper
         self.sounds = sounds
+        self.loop = loop
         step = loop.deadline("beeper")
         // The beeper follows its device through hotplug on the loop by itself.
         beeper?.attach(to: loop)
@@ -54,7 +56,7 @@ final class FeedbackPlayer {
 
     /// Silence and let the device go (the daemon stops).
     func stop() {
-        if let hertz = player.stop() { beeper?.sound(hertz: hertz, now: MonotonicClock.now()) }
+        if let hertz = player.stop() { beeper?.sound(hertz: hertz, now: loop.now()) }
         step.due = nil
         beeper?.close()
     }
@@ -63,6 +65,7 @@ final class FeedbackPlayer {
     /// before it (a tone must never end early).
     private func write(_ hertz: Int, now: Instant) {
         beeper?.sound(hertz: hertz, now: now)
-        player.toneWritten(at: MonotonicClock.now())
+        // After the write: the tone's time starts when the device has it.
+        player.toneWritten(at: loop.now())
     }
 }

@@ -1,3 +1,4 @@
+import GridlockCore
 import LinuxSys
 
 /// What gridlockd tells systemd (`Type=notify`): ready once the lock screen is drawn, what
@@ -41,7 +42,8 @@ struct ServiceManagerLink {
 
     func watchdog() { send("WATCHDOG=1") }
 
-    func reloading() { send("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now().nanoseconds / 1000)") }
+    /// `now` on CLOCK_MONOTONIC, which systemd compares with its own.
+    func reloading(at now: Instant) { send("RELOADING=1\nMONOTONIC_USEC=\(now.nanoseconds / 1000)") }
 
     func reloaded() { send("READY=1") }
 

@@ -35,8 +35,8 @@ public final class LockService {
     private var predictor: TipPredictor?
     /// The machine's scene last drawn, before its tip was predicted: drawn again when the tip settles.
     private var machineScene: Scene?
-    /// Read when a frame is drawn, to predict the tip to its display time.
-    public var clock: () -> Instant = { MonotonicClock.now() }
+    /// Read when a frame is drawn, to predict the tip to its display time: the loop's.
+    public var clock: () -> Instant
     /// How far ahead the tip is predicted on an output without a vblank clock: the
     /// predictor's own bound, since when the frame shows is not known.
     static let leadWithoutVblankClock = Duration.milliseconds(8)
@@ -45,8 +45,9 @@ public final class LockService {
 
     /// `stateFile` nil keeps the count in memory only (previews, benchmarks).
     public init(
-        machine: LockMachine, renderer: SceneRenderer, output: DisplayOutput, stateFile: StateFile?
+        machine: LockMachine, renderer: SceneRenderer, output: DisplayOutput, stateFile: StateFile?, clock: @escaping () -> Instant
     ) {
+        self.clock = clock
         self.machine = machine
         self.renderer = renderer
         self.output = output

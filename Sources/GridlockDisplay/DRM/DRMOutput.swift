@@ -32,6 +32,7 @@ public final class DRMOutput: DisplayOutput {
     /// in the middle of its own round): `.none` only shows what is stale.
     private var deferred: (event: OutputEvent, due: Instant)?
     private var registrations: LoopRegistrations<Wake>?
+    private let clock: () -> Instant
 
     /// What wakes the output: its descriptors, then its deadlines.
     enum Wake: Hashable { case card, uevents, latch, flipTimeout, rescan, masterRetry, redraw }
@@ -43,11 +44,14 @@ public final class DRMOutput: DisplayOutput {
     /// `placeholder` is the physical size reported (turned by the requested rotation)
     /// while no display exists. Throws for what waiting cannot fix (a mode the connector
     /// does not offer, an unreadable device); a missing display is waited for.
-    public convenience init(request: KMSRequest, placeholder: Size) throws(DRMError) {
-        try self.init(request: request, placeholder: placeholder, opener: .system, hotplug: true)
+    /// `clock` is the loop's (`EventLoop.now`): the one time of the master lease, the latch
+    /// and the latency figures.
+    public convenience init(request: KMSRequest, placeholder: Size, clock: @escaping () -> Instant) throws(DRMError) {
+        try self.init(request: request, placeholder: placeholder, opener: .system, hotplug: true, clock: clock)
     }
 
-    init(request: KMSRequest, placeholder: Size, opener: KMSDeviceOpener, hotplug: Bool) throws(DRMError) {
+    init(request: KMSRequest, placeholder: Size, opener: KMSDeviceOpener, hotplug: Bool, clock: @escaping () -> Instant) throws(DRMError) {
+        self.clock = clock
         size = request.rotation.logicalSize(physical: placeholder)
         rotation = request.rotation
         self.hotplug = Hotplug(request, opener: opener, enabled: hotplug)
@@ -95,7 +99,7 @@ public final class DRMOutput: DisplayOutput {
     }
 
     public func noteFrame(answering inputs: [Instant], samples: [TipLagMeter.Sample], tip: Point?, drawing: Duration) {
-        presenter.noteFrame(answering: inputs, samples: samples, tip: tip, drawing: drawing)
+        presenter.noteFrame(answering: inputs, samples: samples, tip: tip, drawing: drawing, now: clock())
     }
 
     public func endStroke() { presenter.endStroke() }
@@ -106,7 +110,7 @@ public final class DRMOutput: DisplayOutput {
 
     /// What woke the loop for this output; `buffer` holds the newest frame, `now` is the
     /// loop's time (a test's, when it fires a deadline by hand).
-    func handle(_ wake: Wake, buffer: ShadowBuffer, now: Instant = MonotonicClock.now()) -> OutputEvent {
+    func handle(_ wake: Wake, buffer: ShadowBuffer, now: Instant) -> OutputEvent {
         defer { updateDeadlines() }
         switch wake {
         case .card: return cardReadable(buffer)
@@ -133,18 +137,18 @@ public final class DRMOutput: DisplayOutput {
         defer { updateDeadlines() }
         wanted = active
         if active {
-            if !lease.keep(), !lease.holdsMaster { takeMaster(regained: true, now: MonotonicClock.now()) }
+            if !lease.keep(), !lease.holdsMaster { takeMaster(regained: true, now: clock()) }
             return
         }
         guard let device = presenter.device else { return }
-        lease.giveAway(flipPending: presenter.flipPending, now: MonotonicClock.now(), on: device)
+        lease.giveAway(flipPending: presenter.flipPending, now: clock(), on: device)
     }
 
     public func setBlanked(_ blanked: Bool) {
         defer { updateDeadlines() }
         if presenter.setBlanked(blanked, holdingMaster: lease.isHeld) {
             // What was drawn while dark goes out from the loop, which has the newest frame.
-            deferred = (deferred?.event ?? .none, MonotonicClock.now())
+            deferred = (deferred?.event ?? .none, clock())
         }
     }
 
@@ -187,10 +191,10 @@ public final class DRMOutput: DisplayOutput {
     /// without telling us (a VT switch, a crashed session manager): the lease says so,
     /// and master is asked for again instead of failing every frame.
     private func flush(_ buffer: ShadowBuffer, whenDue: Bool) throws(DisplayError) {
-        let flushed = try presenter.flush(buffer, rotation: rotation, whenDue: whenDue, masterHeld: lease.isHeld, now: MonotonicClock.now())
+        let flushed = try presenter.flush(buffer, rotation: rotation, whenDue: whenDue, masterHeld: lease.isHeld, now: clock())
         guard flushed == .masterLost else { return }
         lease.lost()
-        if wanted { takeMaster(regained: true, now: MonotonicClock.now()) }
+        if wanted { takeMaster(regained: true, now: clock()) }
     }
 
     /// The card spoke: a flip landed (what waited may go out), a release that waited for
@@ -252,10 +256,10 @@ public final class DRMOutput: DisplayOutput {
             dropCard()
             registrations?.watch(device.fileDescriptor, as: .card)
         }
-        guard let selection = try presenter.take(finding, now: MonotonicClock.now()) else { return false }
+        guard let selection = try presenter.take(finding, now: clock()) else { return false }
         let changed = selection.logicalSize != size || selection.rotation != rotation || !initial
         (size, rotation) = (selection.logicalSize, selection.rotation)
-        if wanted && !lease.holdsMaster { takeMaster(regained: false, now: MonotonicClock.now()) }
+        if wanted && !lease.holdsMaster { takeMaster(regained: false, now: clock()) }
         return changed
     }
 

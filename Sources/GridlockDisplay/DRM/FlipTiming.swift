@@ -31,13 +31,14 @@ struct FlipTiming {
         return true
     }
 
-    /// `copy` is what copying the damage took, `commit` the page-flip call (or modeset).
-    mutating func shown(_ shown: ScanOut.Shown, copy: Duration, commit: Duration) {
+    /// `copy` is what copying the damage took, `commit` the page-flip call (or modeset),
+    /// which ended at `now`.
+    mutating func shown(_ shown: ScanOut.Shown, copy: Duration, commit: Duration, at now: Instant) {
         copyDuringPresent += copy
         commitDuringPresent += commit
         switch shown {
         case .flipQueued:
-            let queued = MonotonicClock.now()
+            let queued = now
             lastFlipQueued = queued
             schedule.flipRequested(at: queued, copy: copy, commit: commit)
             latchDue = nil
@@ -53,7 +54,8 @@ struct FlipTiming {
     /// it, the next one if it waits, none if a modeset or DirtyFB showed it at once.
     /// Its render time (the drawing less copy and commit) is a sample for the latch margin.
     mutating func noteFrame(
-        answering inputs: [Instant], samples: [TipLagMeter.Sample] = [], tip: Point? = nil, drawing: Duration, on scanOut: ScanOut
+        answering inputs: [Instant], samples: [TipLagMeter.Sample] = [], tip: Point? = nil, drawing: Duration, on scanOut: ScanOut,
+        now: Instant
     ) {
         guard scanOut.flips else { return }
         let render = drawing - copyDuringPresent - commitDuringPresent
@@ -67,7 +69,7 @@ struct FlipTiming {
         } else {
             return  // shown at once by a modeset, or not at all: no vblank to count
         }
-        latency.presented(answering: inputs, render: render, now: MonotonicClock.now(), queued: queued, samples: samples, tip: tip)
+        latency.presented(answering: inputs, render: render, now: now, queued: queued, samples: samples, tip: tip)
     }
 
     mutating func endStroke() {

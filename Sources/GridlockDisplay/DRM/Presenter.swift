@@ -34,9 +34,9 @@ struct Presenter {
         return true
     }
 
-    mutating func noteFrame(answering inputs: [Instant], samples: [TipLagMeter.Sample], tip: Point?, drawing: Duration) {
+    mutating func noteFrame(answering inputs: [Instant], samples: [TipLagMeter.Sample], tip: Point?, drawing: Duration, now: Instant) {
         guard let scanOut = lit?.scanOut else { return }
-        timing.noteFrame(answering: inputs, samples: samples, tip: tip, drawing: drawing, on: scanOut)
+        timing.noteFrame(answering: inputs, samples: samples, tip: tip, drawing: drawing, on: scanOut, now: now)
     }
 
     mutating func endStroke() { timing.endStroke() }
@@ -68,7 +68,8 @@ struct Presenter {
         guard let device = lit?.device, masterHeld, !blanked, hasStale else { return .done }
         do {
             guard let (shown, copy, commit) = try lit!.scanOut!.show(buffer, rotation: rotation, on: device) else { return .done }
-            timing.shown(shown, copy: copy, commit: commit)
+            // Queued once copied and committed, which began at `now`.
+            timing.shown(shown, copy: copy, commit: commit, at: now + copy + commit)
             framesShown += 1
             return .done
         } catch {

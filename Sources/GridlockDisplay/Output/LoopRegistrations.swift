@@ -35,7 +35,8 @@ final class LoopRegistrations<Wake: Hashable> {
         guard let descriptor else { return }
         do {
             watching[wake] = try loop.watch(descriptor, as: cause) { [weak self] in
-                self?.fire?(wake, MonotonicClock.now())
+                guard let self else { return }
+                fire?(wake, loop.now())
             }
         } catch {
             Journal.log(.error, "\(cause): cannot watch descriptor \(descriptor.rawValue): \(error)")

@@ -90,7 +90,7 @@ public final class TouchRecorder {
             try output.writeAll(Array(description.utf8))
             try loop.watch(device.fileDescriptor, as: "touch device", drainToOutput)
             defer { loop.unwatch(device.fileDescriptor) }
-            loop.deadline("end of recording") { _ in finished = true }.due = duration.map { MonotonicClock.now() + $0 }
+            loop.deadline("end of recording") { _ in finished = true }.due = duration.map { loop.now() + $0 }
             try loop.run(until: { finished }) {
                 if stopRequested {
                     drainToOutput()
