@@ -125,6 +125,7 @@ public struct SeqPacketConnection: Hashable, Sendable {
 public final class SeqPacketListener {
     public let path: String
     public let descriptor: FileDescriptor
+    private var closed = false
 
     /// Binds `path` with `mode` and `group` (the owner stays this process's user, root in
     /// gridlockd) and listens. The folder must exist, be a real folder (no symbolic link),
@@ -208,7 +209,11 @@ public final class SeqPacketListener {
     }
 
     /// Closes the socket and removes its name.
+    /// Closes the socket and removes its name; once (a second call does nothing, so a
+    /// name another process made since is never removed).
     public func close() {
+        guard !closed else { return }
+        closed = true
         descriptor.close()
         unlink(path)
     }

@@ -16,6 +16,8 @@ public final class CalibrationSession {
     private let layout: GridLayout
     private let loop: EventLoop
     private let targetTimeout: EventLoop.Deadline
+    /// The display and the touch source, stopped in reverse by a failed start or the end.
+    private let group = PartGroup()
     /// Where the current wait sends touches.
     private var handleTouch: (TouchEvent, Instant) -> Void = { _, _ in }
     private var shown: Scene?
@@ -24,19 +26,29 @@ public final class CalibrationSession {
         // Raw touches: an explicit identity matrix also keeps udev's matrix out.
         var raw = config
         raw.touch.calibration = .identity
+        let loop: EventLoop
         do {
             loop = try EventLoop(signals: [.terminate, .interrupt])
         } catch {
             throw .system(error)
         }
-        output = try DaemonParts.output(for: raw, headless: false, clock: { [loop] in loop.now() })
-        touch = try DaemonParts.touchSource(
-            for: raw, frame: output.size, rotation: output.rotation, start: loop.now())
-        do {
-            renderer = try SceneRenderer(size: output.size, theme: config.theme)
-        } catch {
-            throw .display("\(error)")
+        self.loop = loop
+        let group = self.group
+        let output = try DaemonParts.output(for: raw, headless: false, clock: { [loop] in loop.now() })
+        DaemonParts.register(output: output, touch: nil, listener: nil, in: group)
+        let touch = try group.step { () throws(DaemonError) in
+            try DaemonParts.touchSource(for: raw, frame: output.size, rotation: output.rotation, start: loop.now())
         }
+        group.add("touch") { touch.detach() }
+        renderer = try group.step { () throws(DaemonError) in
+            do {
+                return try SceneRenderer(size: output.size, theme: config.theme)
+            } catch {
+                throw .display("\(error)")
+            }
+        }
+        self.output = output
+        self.touch = touch
         layout = config.gridLayout(frame: output.size)
         targetTimeout = loop.deadline("target timeout")
         loop.signalHandler = { [unowned self] _ in stopped = true }
@@ -57,10 +69,7 @@ public final class CalibrationSession {
 
     /// Shows the targets and collects one tap per target; `timeout` per target.
     public func run(timeout: Duration) -> Outcome {
-        defer {
-            touch.detach()
-            output.close()
-        }
+        defer { group.stopAll(on: nil) }
         let targets = CalibrationFit.targets
         var samples: [CalibrationFit.Sample] = []
         for (index, target) in targets.enumerated() {

@@ -55,6 +55,8 @@ public final class Daemon {
     var lastTime: Instant
     /// `[session]`: lock faces in the user's session (`Daemon+Session.swift`).
     var session: SessionServer?
+    /// Every part, in the order it started: the stop ends them in reverse.
+    let group: PartGroup
     var stopping = false
     /// SIGHUP's configuration, judged off the loop.
     let reloader: ConfigReloader
@@ -67,7 +69,7 @@ public final class Daemon {
     /// The confirmed pattern, once an enrollment (`Role.enroll`) succeeded.
     public private(set) var enrolledPattern: Pattern?
 
-    /// A failure here closes `parts.output` (restoring the console) before it throws.
+    /// A failure here stops `parts.group` (the console gets its picture back) before it throws.
     public init(options: Options, config: GridlockConfig, parts: DaemonParts) throws(DaemonError) {
         self.options = options
         self.config = config
@@ -78,12 +80,13 @@ public final class Daemon {
         clock = parts.clock
         lastTime = parts.clock()
         reloader = ConfigReloader(loop: parts.loop, path: options.configPath)
-        let matcher: PatternMatcher
-        do {
-            matcher = PatternMatcher(config: config, hasher: try PatternHasher())
-        } catch {
-            parts.output.close()
-            throw .unsupported("\(error)")
+        group = parts.group
+        let matcher = try group.step { () throws(DaemonError) in
+            do {
+                return PatternMatcher(config: config, hasher: try PatternHasher())
+            } catch {
+                throw .unsupported("\(error)")
+            }
         }
         gate = PatternGate(config: config, state: parts.state, wallClock: parts.wallClock)
         let wallClock = parts.wallClock
@@ -97,12 +100,12 @@ public final class Daemon {
             : nil
         blanker = ScreenBlanker(timeout: config.display.blankAfter, now: lastTime)
         let output = parts.output
-        let renderer: SceneRenderer
-        do {
-            renderer = try SceneRenderer(size: output.size, theme: config.theme)
-        } catch {
-            parts.output.close()
-            throw .display("\(error)")
+        let renderer = try group.step { () throws(DaemonError) in
+            do {
+                return try SceneRenderer(size: output.size, theme: config.theme)
+            } catch {
+                throw .display("\(error)")
+            }
         }
         if options.role.countsAttempts { Self.applyPendingReset(to: parts.state) }
         let machine = LockMachine(
@@ -119,6 +122,14 @@ public final class Daemon {
         }
         connect()
         if let listener = parts.sessionListener { attachSession(listener) }
+        // After the builder's display, touch and socket; stopped before them, in reverse.
+        // The four that run programs or hooks stop together and are waited for: a relay's
+        // action is told to end in the same turn as the [on stop] hook starts.
+        group.add("action", isQuiet: { [supervisor] in supervisor.isQuiet }) { [supervisor] in supervisor.stopAll() }
+        group.add("hooks", isQuiet: { [alarms] in alarms.isQuiet }) { [alarms, touch] in alarms.stopping(device: touch.devicePath) }
+        if let strays { group.add("stray processes", isQuiet: { strays.isQuiet }) { strays.stopAll() } }
+        group.add("beeper") { [feedback] in feedback.stop() }
+        group.add("session server") { [unowned self] in detachSession() }
     }
 
     /// The parts `config` asks for (real devices), as gridlockd and `gridlock enroll` run.
@@ -320,23 +331,14 @@ public final class Daemon {
         timers.startWatchdog(now: now)
     }
 
-    /// The one way out: stop what runs (a relay must not stay energised because the
-    /// daemon went away), give the console its picture back, tell systemd.
+    /// The one way out: the parts stop in the reverse order of their start (`PartGroup`):
+    /// the socket's faces are answered, the beeper falls silent, what runs is stopped and
+    /// waited for (a relay must not stay energised because the daemon went away, every hook
+    /// still running is stopped too, [on stop] runs within its budget), the touch device is
+    /// let go and the console gets its picture back; systemd is told first.
     func shutdown() {
         systemd.stopping()
-        supervisor.stopAll()
-        feedback.stop()
-        // Every hook still running is stopped too; [on stop] runs within its budget.
-        alarms.stopping(device: touch.devicePath)
-        strays?.stopAll()
-        detachSession()
-        do {
-            try loop.run(until: { supervisor.isQuiet && alarms.isQuiet && strays?.isQuiet != false })
-        } catch {
-            Journal.log(.error, "event loop while stopping the action: \(error)")
-        }
-        touch.detach()
-        service.output.close()
+        group.stopAll(on: loop)
         Journal.log(
             .info, "\(options.role.journalName) \(options.role.machineMode == .enroll ? "ended" : "stopped")",
             JournalFields(messageID: JournalCatalog.stop, fields: ["GRIDLOCK_EVENT": "stop"]))

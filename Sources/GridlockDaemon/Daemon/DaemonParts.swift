@@ -6,7 +6,9 @@ import LinuxSys
 import Synchronization
 
 /// What a `Daemon` is made of. `DaemonParts(config:options:)` builds them as the config
-/// says (gridlockd, `gridlock enroll`); a test builds them from fakes.
+/// says (gridlockd, `gridlock enroll`, the benchmark), `DaemonParts(recording:)` for a
+/// replay; a test builds them from fakes. Either way `group` holds them in the order they
+/// started, and the daemon adds its own: a failed start and the stop both end them there.
 public struct DaemonParts {
     public var loop: EventLoop
     public var output: DisplayOutput
@@ -29,6 +31,8 @@ public struct DaemonParts {
     public var adoptsOrphans: Bool
     /// `[session] socket=`, bound and listening; nil: no lock face in the session.
     public var sessionListener: SeqPacketListener?
+    /// Every part that started, to be stopped in reverse (`PartGroup`).
+    public let group: PartGroup
 
     public init(
         loop: EventLoop, output: DisplayOutput, touch: TouchSource, supervisor: ActionSupervisor,
@@ -36,7 +40,7 @@ public struct DaemonParts {
         wallClock: @escaping () -> WallTime = SystemWallClock.now,
         notifier: SystemdNotifier? = nil, watchdogInterval: Duration? = nil, beeper: BeeperSource? = nil,
         verifier: PatternVerifying? = nil,
-        adoptsOrphans: Bool = false, sessionListener: SeqPacketListener? = nil
+        adoptsOrphans: Bool = false, sessionListener: SeqPacketListener? = nil, group: PartGroup? = nil
     ) {
         self.loop = loop
         self.output = output
@@ -52,54 +56,75 @@ public struct DaemonParts {
         self.verifier = verifier
         self.adoptsOrphans = adoptsOrphans
         self.sessionListener = sessionListener
+        if let group {
+            self.group = group
+        } else {
+            // Parts made elsewhere (a test's fakes) are stopped as the builder's would be.
+            self.group = PartGroup()
+            Self.register(output: output, touch: touch, listener: sessionListener, in: self.group)
+        }
+    }
+
+    /// The display, the touch source and the socket, as parts of `group`, in that order.
+    static func register(output: DisplayOutput, touch: TouchSource?, listener: SeqPacketListener?, in group: PartGroup) {
+        // Closing the display gives the console its own picture back.
+        group.add("display") { output.close() }
+        if let touch { group.add("touch") { touch.detach() } }
+        if let listener { group.add("session socket") { listener.close() } }
     }
 
     /// The devices, loop and supervisor `config` asks for. The loop comes first: it
     /// blocks the daemon's signals before any other thread exists.
     public init(config: GridlockConfig, options: Daemon.Options) throws(DaemonError) {
-        let loop: EventLoop
-        do {
-            loop = try EventLoop(signals: Daemon.handledSignals)
-        } catch {
-            throw .system(error)
-        }
+        let loop = try Self.loop()
         let counting = options.role.countsAttempts
         // Before any device is opened: a second gridlockd on this state stops here.
-        let stateLock: LockFile?
-        do {
-            stateLock = counting ? try StateLock.acquire(for: config.lockout.stateFile, by: "gridlockd") : nil
-        } catch {
-            throw .stateInUse(error)
-        }
+        let state = try Self.state(at: counting ? config.lockout.stateFile : nil, for: config, by: "gridlockd")
+        let group = PartGroup()
         let output = try DaemonParts.output(for: config, headless: options.role.isBenchmark, clock: { [loop] in loop.now() })
-        let touch: TouchSource
-        do {
-            touch = try DaemonParts.touchSource(
+        Self.register(output: output, touch: nil, listener: nil, in: group)
+        let touch = try group.step { () throws(DaemonError) in
+            try DaemonParts.touchSource(
                 for: config, frame: output.size, rotation: output.rotation, start: loop.now(),
                 eventsFrom: options.role == .benchStroke ? .standardInput : nil)
-        } catch {
-            // The display may already show our picture: give the console its own back.
-            output.close()
-            throw error
         }
-        let listener: SeqPacketListener?
-        do {
-            listener = config.session.enabled && options.role.guardsADoor && !options.role.playsARecording
+        group.add("touch") { touch.detach() }
+        let listener = try group.step { () throws(DaemonError) in
+            config.session.enabled && options.role.guardsADoor && !options.role.playsARecording
                 ? try Self.sessionListener(for: config.session) : nil
-        } catch {
-            output.close()
-            throw error
         }
+        if let listener { group.add("session socket") { listener.close() } }
         self.init(
             loop: loop, output: output, touch: touch,
             supervisor: ActionSupervisor(loop: loop, mode: config.action.mode),
-            state: counting
-                ? StateFile.open(config.lockout.stateFile, schedule: config.lockout.schedule, patterns: config.patterns, holding: stateLock)
-                : StateFile(path: nil),
+            state: state,
             notifier: SystemdNotifier.fromEnvironment(),
             watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment(),
             beeper: options.role.isBenchmark ? nil : Self.beeper(for: config.feedback.beeper, now: loop.now()),
-            adoptsOrphans: counting && Self.becomeSubreaper(), sessionListener: listener)
+            adoptsOrphans: counting && Self.becomeSubreaper(), sessionListener: listener, group: group)
+    }
+
+    /// The one event loop, made first: it blocks the daemon's signals before any other
+    /// thread exists.
+    static func loop() throws(DaemonError) -> EventLoop {
+        do {
+            return try EventLoop(signals: Daemon.handledSignals)
+        } catch {
+            throw .system(error)
+        }
+    }
+
+    /// The state file at `path` (nil: the count in memory only), locked for `holder` first:
+    /// a second gridlockd, or a replay of the file a gridlockd keeps, stops here.
+    static func state(at path: String?, for config: GridlockConfig, by holder: String) throws(DaemonError) -> StateFile {
+        guard let path else { return StateFile(path: nil) }
+        let lock: LockFile?
+        do {
+            lock = try StateLock.acquire(for: path, by: holder)
+        } catch {
+            throw .stateInUse(error)
+        }
+        return StateFile.open(path, schedule: config.lockout.schedule, patterns: config.patterns, holding: lock)
     }
 
     /// The session socket, its folder made if missing (0755: the socket's own mode decides).

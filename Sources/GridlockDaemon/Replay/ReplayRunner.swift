@@ -67,55 +67,22 @@ public final class ReplayRunner {
 
     public init(_ options: Options) throws(ReplayError) {
         self.options = options
-        let config = options.config
-        let frame = config.display.logicalFrame
-        let rotation = config.display.rotation
-        let loop: EventLoop
+        let parts: DaemonParts
         do {
-            loop = try EventLoop(signals: Daemon.handledSignals)
-        } catch {
-            throw .setup("\(error)")
-        }
-        let pipeline: TouchPipeline
-        do {
-            pipeline = try DaemonParts.touchPipeline(for: config, device: options.events.device, frame: frame, rotation: rotation)
-        } catch {
-            // Its one failure, `.touch`, names the device and the reason.
-            guard case .touch(let reason) = error else { throw .input("\(error)") }
-            throw .input(reason)
-        }
-        touch = RecordingTouchSource(events: options.events, pipeline: pipeline, start: nil)
-        origin = touch.startTime
-        loop.playRecordedTime(from: origin)
-        output = options.framesDirectory.map { PNGOutput(size: frame, directory: $0, rotation: rotation) }
-            ?? NullOutput(size: frame, rotation: rotation)
-        let supervisor = ActionSupervisor(loop: loop, mode: config.action.mode)
-        // Actions take none of the recording's time, as verification takes none. Weakly: the
-        // supervisor holds the loop, which would otherwise hold it back.
-        loop.holdsRecordedTime = { [weak supervisor] in supervisor.map { !$0.isIdle } ?? false }
-        let state: StateFile
-        if let statePath = options.statePath {
-            // Never the file a running gridlockd keeps: its count would be reset behind it.
-            let lock: LockFile?
-            do {
-                lock = try StateLock.acquire(for: statePath, by: "gridlock replay")
-            } catch {
-                throw .stateInUse(error)
-            }
-            state = StateFile.open(statePath, schedule: config.lockout.schedule, patterns: config.patterns, holding: lock)
-        } else {
-            state = StateFile(path: nil)
-        }
-        let parts = DaemonParts(
-            loop: loop, output: output, touch: touch, supervisor: supervisor, state: state,
-            clock: { loop.time }, wallClock: options.wallClock)
-        do {
+            (parts, touch) = try DaemonParts.recording(options)
             daemon = try Daemon(
                 options: Daemon.Options(configPath: options.configPath, role: .replay(untimedHookLimit: options.untimedHookLimit)),
-                config: config, parts: parts)
+                config: options.config, parts: parts)
         } catch {
-            throw .setup("\(error)")
+            switch error {
+            case .stateInUse(let inUse): throw .stateInUse(inUse)
+            // Its one failure here names the device and the reason.
+            case .touch(let reason): throw .input(reason)
+            default: throw .setup("\(error)")
+            }
         }
+        origin = touch.startTime
+        output = parts.output
         daemon.service.onPresent = options.onPresent
         daemon.observe = { [unowned self] outcome in handle(outcome) }
     }
