@@ -93,7 +93,7 @@ final class DaemonLoopTests {
             run.outcomes.append(outcome)
             if finished() { daemon.stop() }
         }
-        daemon.service.onPresent = { scene in
+        daemon.screen.onPresent = { scene in
             run.scenes.append(scene)
             if case .scene(let wanted) = ending, wanted(scene) { daemon.stop() }
         }

@@ -136,7 +136,7 @@ extension DaemonLoopTests {
     static func letGo(_ daemon: Daemon, deadlines: [EventLoop.Deadline]) {
         for deadline in deadlines { deadline.onFire { _ in } }
         daemon.observe = nil
-        daemon.service.onPresent = nil
+        daemon.screen.onPresent = nil
     }
 
     var actionOrHookRan: Bool {
@@ -263,7 +263,7 @@ extension DaemonLoopTests {
             daemon.reload()
         }
         var reloaded = false
-        daemon.service.onPresent = { scene in
+        daemon.screen.onPresent = { scene in
             if !reloaded, scene.nodes.filter({ $0 == .selected }).count == 3 {
                 reloaded = true
                 reloadAndFinish.due = MonotonicClock.now()

@@ -136,7 +136,7 @@ final class SessionSocketTests {
             outcomes.append($0)
             onOutcome($0)
         }
-        daemon.service.onPresent = { [unowned self] in onScene($0) }
+        daemon.screen.onPresent = { [unowned self] in onScene($0) }
     }
 
     /// Every face a test made, for `run` to let go of their handlers.
@@ -194,7 +194,7 @@ final class SessionSocketTests {
         next.patterns = []
         let prepared = ConfigReloader.Prepared(
             loaded: LoadedConfig(config: next, files: ["\(directory)/next.conf"]),
-            theme: try SceneRenderer.prepare(next.theme, after: daemon.service.renderer.preparation))
+            theme: try SceneRenderer.prepare(next.theme, after: daemon.screen.renderer.preparation))
         // The judging thread waits until the first check has been answered.
         let judged = DispatchSemaphore(value: 0)
         daemon.reloader.prepare = { _, _ in

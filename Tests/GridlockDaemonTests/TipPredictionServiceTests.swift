@@ -43,14 +43,13 @@ import Testing
     static func drag(predicting: Bool) throws -> Run {
         let layout = try GridLayout(frame: Rect(x: 0, y: 0, width: size.width, height: size.height))
         var now = Instant.zero
-        let service = LockService(
-            machine: LockMachine(layout: layout, settings: LockSettings()),
-            renderer: try SceneRenderer(size: size, theme: Theme()), output: VblankOutput(), stateFile: nil, clock: { now })
+        let screen = LockScreen(renderer: try SceneRenderer(size: size, theme: Theme()), output: VblankOutput(), clock: { now })
+        let service = LockService(machine: LockMachine(layout: layout, settings: LockSettings()), screen: screen, stateFile: nil)
         let shell = Shell()
         service.shell = shell
-        service.predictsTip = predicting
+        screen.predictsTip = predicting
         var run = Run()
-        service.onPresent = { [unowned service] scene in
+        screen.onPresent = { [unowned service] scene in
             if let tip = scene.finger, let sample = service.machine.scene(now: now).finger {
                 run.drawn.append((tip, sample, scene.path))
             }
@@ -70,9 +69,9 @@ import Testing
         }
         if let deadline = shell.tipDeadline {
             now = deadline
-            service.settleTip()
+            screen.settleTip()
             let count = run.drawn.count
-            service.flush()
+            screen.flush()
             // The settled frame is kept apart: the frames of the drag are compared as they are.
             if run.drawn.count > count { run.settled = run.drawn.removeLast().tip }
         }

@@ -7,14 +7,14 @@ extension Daemon: ActionSupervisorDelegate {
     public func handOver(to patternName: String) {
         handedOver = true
         touch.setGrabbed(false)
-        service.output.setActive(false)
+        screen.setActive(false)
     }
 
     public func takeBack() {
         handedOver = false
         // Stopping: the output is closed next, which restores the console; no flash of the grid.
         guard !stopping else { return }
-        service.output.setActive(true)
+        screen.setActive(true)
         touch.setGrabbed(true)
     }
 

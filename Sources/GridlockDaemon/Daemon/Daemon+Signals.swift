@@ -35,7 +35,7 @@ extension Daemon {
     func reload() {
         reloadAttempts()
         reloader.request(
-            preparation: { [unowned self] in service.renderer.preparation },
+            preparation: { [unowned self] in screen.renderer.preparation },
             started: { [unowned self] in systemd.reloading(at: loop.now()) },
             done: { [unowned self] result in
                 defer { systemd.reloaded() }
@@ -65,7 +65,7 @@ extension Daemon {
         if new.feedback.beeper != config.feedback.beeper {
             Journal.log(.warning, "reload: [feedback] beeper= takes effect after a restart")
         }
-        let frame = service.output.size
+        let frame = screen.size
         do {
             try service.reconfigure(layout: new.gridLayout(frame: frame), settings: new.lockSettings, theme: prepared.theme, at: now)
         } catch {
@@ -78,7 +78,7 @@ extension Daemon {
         if options.role.guardsADoor { alarms.hooks.update(new.hooks) }
         supervisor.mode = new.action.mode
         feedback.setSounds(new.feedback.sounds)
-        service.predictsTip = options.role.predictsTip(new)
+        screen.predictsTip = options.role.predictsTip(new)
         Journal.log(.notice, "configuration reloaded from \(loaded.files.joined(separator: ", "))")
     }
 

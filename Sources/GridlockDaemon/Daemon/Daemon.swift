@@ -41,6 +41,9 @@ public final class Daemon {
     /// Schedules and uses between a matching hash and the lock machine.
     let gate: PatternGate
     let service: LockService
+    /// What the panel shows (the service's screen): the daemon tells it of blanking,
+    /// hand-over and sizes; the service hands it scenes.
+    let screen: LockScreen
     var systemd: ServiceManagerLink
     private let clock: () -> Instant
     private let timers: DaemonTimers
@@ -111,9 +114,10 @@ public final class Daemon {
         let machine = LockMachine(
             layout: config.gridLayout(frame: output.size), settings: config.lockSettings, mode: options.role.machineMode,
             attempts: parts.state.saved.attempts)
-        service = LockService(machine: machine, renderer: renderer, output: output, stateFile: parts.state, clock: parts.clock)
-        service.coalescesFrames = true
-        service.predictsTip = options.role.predictsTip(config)
+        screen = LockScreen(renderer: renderer, output: output, clock: parts.clock)
+        screen.coalescesFrames = true
+        screen.predictsTip = options.role.predictsTip(config)
+        service = LockService(machine: machine, screen: screen, stateFile: parts.state)
         timers = DaemonTimers(loop: loop, watchdogInterval: parts.watchdogInterval)
         feedback = FeedbackPlayer(loop: loop, beeper: parts.beeper, sounds: config.feedback.sounds)
         let verifier = parts.verifier ?? BackgroundVerifier(loop: parts.loop)
@@ -143,11 +147,9 @@ public final class Daemon {
         supervisor.delegate = self
         loop.signalHandler = { [unowned self] in handle($0) }
         touch.attach(to: loop) { [unowned self] in accept($0, at: $1) }
-        service.output.attach(to: loop, newestFrame: { [unowned self] in service.renderer.buffer }) { [unowned self] in
-            handleOutputEvent($0)
-        }
+        screen.attach(to: loop) { [unowned self] in handleOutputEvent($0) }
         timers.lock.onFire { [unowned self] _ in pending.append((.timerFired, nil)) }
-        timers.tip.onFire { [unowned self] _ in service.settleTip() }
+        timers.tip.onFire { [unowned self] _ in screen.settleTip() }
         timers.blank.onFire { [unowned self] now in blankIfIdle(now: now) }
         timers.watchdog.onFire { [unowned self] _ in pingWatchdog() }
         timers.giveUp.onFire { [unowned self] _ in
@@ -175,7 +177,7 @@ public final class Daemon {
         var strokeStart = (cpu: Int64(0), frames: 0)
         if options.role.isBenchmark {
             observe?(.measured(.firstFrame(at: loop.now(), memory: ProcessStatus.memory())))
-            strokeStart = (ProcessStatus.cpuTimeNanoseconds(), service.framesPresented)
+            strokeStart = (ProcessStatus.cpuTimeNanoseconds(), screen.framesPresented)
             stopping = options.role == .benchStartup
         }
         timers.startWatchdog(now: now)
@@ -189,7 +191,7 @@ public final class Daemon {
         if options.role == .benchStroke {
             observe?(.measured(.stroke(
                 cpu: .nanoseconds(ProcessStatus.cpuTimeNanoseconds() - strokeStart.cpu),
-                frames: service.framesPresented - strokeStart.frames)))
+                frames: screen.framesPresented - strokeStart.frames)))
         }
         shutdown()
         return status
@@ -209,7 +211,7 @@ public final class Daemon {
         case .swallow:
             break
         case .wake:
-            service.output.setBlanked(false)
+            screen.setBlanked(false)
             Journal.log(.info, "panel woken by a touch")
         }
     }
@@ -223,9 +225,9 @@ public final class Daemon {
         case .resized(let size):
             Journal.log(
                 .notice,
-                "display is now \(Int(size.width))x\(Int(size.height)) (logical), rotation \(service.output.rotation.degrees)",
+                "display is now \(Int(size.width))x\(Int(size.height)) (logical), rotation \(screen.rotation.degrees)",
                 JournalFields(messageID: JournalCatalog.display, fields: ["GRIDLOCK_EVENT": "display"]))
-            touch.setFrame(size, rotation: service.output.rotation)
+            touch.setFrame(size, rotation: screen.rotation)
             do {
                 try service.resize(to: size, settings: config.lockSettings, layout: config.gridLayout(frame: size), at: now)
             } catch {
@@ -237,16 +239,15 @@ public final class Daemon {
     /// Handles the round's events in order, shows the result once, then brings descriptors
     /// and deadlines up to date.
     private func afterRound() {
-        let presentedBefore = service.framesPresented
         let strokeEnded = handlePending()
-        presentFrame(framesBefore: presentedBefore, strokeEnded: strokeEnded)
-        if service.framesPresented > 0, systemd.frameDrawn(onScreen: service.output.isShowingFrames) {
+        presentFrame(strokeEnded: strokeEnded)
+        if screen.framesPresented > 0, systemd.frameDrawn(onScreen: screen.isShowingFrames) {
             alarms.started(device: touch.devicePath)
             // Found damaged, deleted or older at start: the lock holds, but someone should look.
             if service.stateFile?.damage != nil { alarms.tamper("state-file-damaged", device: touch.devicePath) }
         }
         alarms.observe(
-            touchDevice: touch.devicePath, display: service.output.connectedDisplay,
+            touchDevice: touch.devicePath, display: screen.connectedDisplay,
             watching: !handedOver && !stopping && options.role.guardsADoor)
         if case .enrolled(let nodes) = service.machine.phase, enrolledPattern == nil {
             enrolledPattern = try? Pattern(nodes: nodes, shape: config.grid.shape)
@@ -287,16 +288,8 @@ public final class Daemon {
 
     /// Draws the newest scene (once, however many events led to it), then what follows a
     /// frame: its latency, the round's sounds, the stroke's figures.
-    private func presentFrame(framesBefore presentedBefore: Int, strokeEnded: Bool) {
-        let drawStart = clock()
-        service.flush()
-        let drawn = clock()
-        let presented = service.framesPresented > presentedBefore
-        if presented {
-            service.output.noteFrame(
-                answering: latency.roundInputs, samples: latency.roundSamples, tip: service.drawnTip,
-                drawing: drawn.duration(since: drawStart))
-        }
+    private func presentFrame(strokeEnded: Bool) {
+        let presented = screen.endRound(answering: latency.roundInputs, samples: latency.roundSamples)
         // After the frame: a sound never delays what the finger sees.
         feedback.afterRound(now: now)
         latency.endRound(presented: presented, now: now)
@@ -304,7 +297,7 @@ public final class Daemon {
         if let worst = latency.endStroke() {
             Journal.log(.debug, "stroke input-to-frame latency: worst \(worst.nanoseconds / 1000) us")
         }
-        service.output.endStroke()
+        screen.endStroke()
     }
 
     /// Whether patterns with a schedule can open, and who said so (the kernel, or under
@@ -322,7 +315,7 @@ public final class Daemon {
 
     private func blankIfIdle(now: Instant) {
         guard !handedOver, blanker.timerFired(at: now) else { return }
-        service.output.setBlanked(true)
+        screen.setBlanked(true)
         Journal.log(.info, "panel blanked after \(config.display.blankAfter.map { "\($0.components.seconds)" } ?? "?") s without touch")
     }
 

@@ -83,7 +83,7 @@ public final class ReplayRunner {
         }
         origin = touch.startTime
         output = parts.output
-        daemon.service.onPresent = options.onPresent
+        daemon.screen.onPresent = options.onPresent
         daemon.observe = { [unowned self] outcome in handle(outcome) }
     }
 
