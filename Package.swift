@@ -59,12 +59,15 @@ let package = Package(
             name: "GridlockDaemon",
             dependencies: ["GridlockCore", "GridlockArguments", "GridlockInput", "GridlockDisplay", "GridlockRendering", "LinuxSys", "CInih", "CSodium"]
         ),
+        // `gridlock bench`'s scene, recordings, timings and instruction counts; what the
+        // benchmark runs is the daemon, through its roles.
+        .target(name: "GridlockBench", dependencies: ["GridlockCore", "GridlockDaemon", "GridlockRendering", "GridlockInput", "LinuxSys"]),
         // A lock face in a user's session: the session socket's client side and the face's
         // shell; the Wayland adapter draws and reads the finger for it.
         .target(name: "GridlockFace", dependencies: ["GridlockCore", "LinuxSys"]),
         .target(name: "GridlockWayland", dependencies: ["CWaylandClient", "CWaylandProtocols", "LinuxSys", "GridlockCore"]),
-        .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon", "GridlockArguments", "LinuxSys"]),
-        .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon", "GridlockArguments", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys"]),
+        .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon", "GridlockBench", "GridlockArguments", "LinuxSys"]),
+        .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon", "GridlockBench", "GridlockArguments", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys"]),
         // The lock face: a Wayland client run as the session's user. The only program that
         // links libwayland; gridlockd and gridlock never do.
         .executableTarget(
@@ -90,6 +93,6 @@ let package = Package(
         .testTarget(name: "GridlockWaylandTests", dependencies: ["GridlockWayland", "LinuxSys", "GridlockCore"]),
         .testTarget(
             name: "GridlockDaemonTests",
-            dependencies: ["GridlockDaemon", "GridlockArguments", "GridlockFuzzing", "GridlockFace", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys", "CSodium"]),
+            dependencies: ["GridlockDaemon", "GridlockBench", "GridlockArguments", "GridlockFuzzing", "GridlockFace", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys", "CSodium"]),
     ]
 )

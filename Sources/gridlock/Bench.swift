@@ -1,5 +1,6 @@
 import GridlockArguments
 import GridlockCore
+import GridlockBench
 import GridlockDaemon
 import GridlockInput
 import LinuxSys

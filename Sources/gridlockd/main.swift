@@ -1,4 +1,5 @@
 import GridlockArguments
+import GridlockBench
 import GridlockDaemon
 import LinuxSys
 

@@ -2,6 +2,7 @@ import GridlockCore
 import GridlockInput
 import LinuxSys
 import Testing
+@testable import GridlockBench
 @testable import GridlockDaemon
 
 /// `gridlockd --bench-stroke`'s touch source: a recording's events as binary input events

@@ -1,5 +1,5 @@
 import GridlockCore
-import GridlockDisplay
+import GridlockDaemon
 import GridlockRendering
 import LinuxSys
 

@@ -1,5 +1,5 @@
 import GridlockCore
-import GridlockDisplay
+import GridlockDaemon
 import GridlockRendering
 
 /// The bench's themed look: every image key, node images with transparency, a background
