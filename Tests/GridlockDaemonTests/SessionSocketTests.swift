@@ -192,9 +192,9 @@ final class SessionSocketTests {
         try start()
         var next = config
         next.patterns = []
-        let prepared = ConfigReloader.Prepared(
-            loaded: LoadedConfig(config: next, files: ["\(directory)/next.conf"]),
-            theme: try SceneRenderer.prepare(next.theme, after: daemon.screen.renderer.preparation))
+        // backend=none: the verifier draws nothing, so there is no look to prepare.
+        #expect(daemon.screen.renderer == nil)
+        let prepared = ConfigReloader.Prepared(loaded: LoadedConfig(config: next, files: ["\(directory)/next.conf"]), theme: nil)
         // The judging thread waits until the first check has been answered.
         let judged = DispatchSemaphore(value: 0)
         daemon.reloader.prepare = { _, _ in

@@ -13,7 +13,8 @@ final class ConfigReloader {
     /// A reload that finished off the loop, ready to be taken up on it.
     struct Prepared: Sendable {
         let loaded: LoadedConfig
-        let theme: PreparedTheme
+        /// Nil when nothing is drawn (no renderer to prepare for).
+        let theme: PreparedTheme?
     }
 
     enum Failure: Error, Sendable {
@@ -30,7 +31,7 @@ final class ConfigReloader {
     /// Started, and not yet taken up (or refused).
     var isRunning: Bool { running }
     /// The work done off the loop (tests hold it, or hand a configuration of their own).
-    var prepare: @Sendable (String, ThemePreparation) -> Result<Prepared, Failure> = { path, current in
+    var prepare: @Sendable (String, ThemePreparation?) -> Result<Prepared, Failure> = { path, current in
         ConfigReloader.prepare(path: path, after: current)
     }
 
@@ -42,7 +43,7 @@ final class ConfigReloader {
     /// Starts a reload, or asks for one more after the one running. `preparation` is read
     /// now, on the loop; `done` gets the result on the loop, and may start another.
     func request(
-        preparation: @escaping () -> ThemePreparation, started: @escaping () -> Void,
+        preparation: @escaping () -> ThemePreparation?, started: @escaping () -> Void,
         done: @escaping (Result<Prepared, Failure>) -> Void
     ) {
         guard !running else {
@@ -72,13 +73,15 @@ final class ConfigReloader {
 
     /// The verdict and the look, on whatever thread runs it: nothing here touches the loop,
     /// the lock or the journal.
-    static func prepare(path: String, after current: ThemePreparation) -> Result<Prepared, Failure> {
+    /// `current` nil: nothing is drawn, so no look is prepared.
+    static func prepare(path: String, after current: ThemePreparation?) -> Result<Prepared, Failure> {
         let loaded: LoadedConfig
         do {
             loaded = try ConfigVerdict.load(path: path)
         } catch {
             return .failure(.refused(error.diagnostics))
         }
+        guard let current else { return .success(Prepared(loaded: loaded, theme: nil)) }
         do {
             return .success(Prepared(loaded: loaded, theme: try SceneRenderer.prepare(loaded.config.theme, after: current)))
         } catch {

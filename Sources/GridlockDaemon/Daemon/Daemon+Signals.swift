@@ -35,7 +35,7 @@ extension Daemon {
     func reload() {
         reloadAttempts()
         reloader.request(
-            preparation: { [unowned self] in screen.renderer.preparation },
+            preparation: { [unowned self] in screen.renderer?.preparation },
             started: { [unowned self] in systemd.reloading(at: loop.now()) },
             done: { [unowned self] result in
                 defer { systemd.reloaded() }

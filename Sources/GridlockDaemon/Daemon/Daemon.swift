@@ -103,7 +103,8 @@ public final class Daemon {
             : nil
         blanker = ScreenBlanker(timeout: config.display.blankAfter, now: lastTime)
         let output = parts.output
-        let renderer = try group.step { () throws(DaemonError) in
+        // A verifier for faces that draw themselves draws nothing: no font, no image.
+        let renderer = config.display.backend == .off && !options.role.isBenchmark ? nil : try group.step { () throws(DaemonError) in
             do {
                 return try SceneRenderer(size: output.size, theme: config.theme)
             } catch {

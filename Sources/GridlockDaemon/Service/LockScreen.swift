@@ -7,8 +7,12 @@ import LinuxSys
 /// of the line predicted) and presented on the output. The one owner of the renderer and
 /// the output: a frame's three calls to it (present, the display time its tip is
 /// predicted to, the latency note) are made here and nowhere else.
+///
+/// Without a renderer (`[display] backend=none`: the verifier for faces that draw
+/// themselves) nothing is drawn, no font is loaded and no image decoded: each scene is
+/// only taken as shown, so the lock's first frame (systemd's READY) still marks start-up.
 public final class LockScreen {
-    public private(set) var renderer: SceneRenderer
+    public private(set) var renderer: SceneRenderer?
     let output: DisplayOutput
     private var drawnScene: Scene?
     /// The newest scene not yet drawn.
@@ -45,7 +49,7 @@ public final class LockScreen {
     /// The bound in pixels is a node's drawn radius, set for each frame.
     private static let tipTuning = TipPredictor.Tuning(maxDistance: 0)
 
-    public init(renderer: SceneRenderer, output: DisplayOutput, clock: @escaping () -> Instant) {
+    public init(renderer: SceneRenderer?, output: DisplayOutput, clock: @escaping () -> Instant) {
         self.renderer = renderer
         self.output = output
         self.clock = clock
@@ -100,14 +104,14 @@ public final class LockScreen {
     }
 
     /// A reloaded config's look, prepared ahead (`SceneRenderer.prepare`).
-    func install(_ theme: PreparedTheme) throws(RenderError) {
-        try renderer.install(theme)
+    func install(_ theme: PreparedTheme?) throws(RenderError) {
+        if let theme { try renderer?.install(theme) }
         drawnScene = nil
     }
 
     /// A display of another size: a new canvas, everything drawn anew.
     func resize(to size: Size) throws(RenderError) {
-        renderer = try renderer.resized(to: size)
+        renderer = try renderer?.resized(to: size)
         drawnScene = nil
     }
 
@@ -123,12 +127,23 @@ public final class LockScreen {
     /// Watched on the loop; `events` hears what the output needs of the lock (a redraw, a
     /// new size).
     func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) {
-        output.attach(to: loop, newestFrame: { [unowned self] in renderer.buffer }, events: events)
+        // Without a renderer there is no frame to give an output (and `.off`'s needs no loop).
+        guard renderer != nil else { return }
+        // A renderer is never dropped once there is one: a resize replaces it.
+        output.attach(to: loop, newestFrame: { [unowned self] in renderer!.buffer }, events: events)
     }
 
     private func draw(_ machineScene: Scene) {
         self.machineScene = machineScene
-        let scene = predictingTip(of: machineScene)
+        guard let renderer else {
+            // Nothing to draw on: the scene is shown to nobody, once.
+            guard machineScene != drawnScene else { return }
+            drawnScene = machineScene
+            framesPresented += 1
+            onPresent?(machineScene)
+            return
+        }
+        let scene = predictingTip(of: machineScene, renderer: renderer)
         let damage = Damage.between(drawnScene, scene, geometry: renderer.theme.geometry)
         drawnScene = scene
         guard !damage.isEmpty else { return }
@@ -144,7 +159,7 @@ public final class LockScreen {
 
     /// The scene with its tip where the finger will be when the frame is shown, and the
     /// owner told when to draw it again on the finger should no sample come before.
-    private func predictingTip(of machineScene: Scene) -> Scene {
+    private func predictingTip(of machineScene: Scene, renderer: SceneRenderer) -> Scene {
         guard var predictor, machineScene.finger != nil else {
             tipDeadlineChanged(nil)
             return machineScene

@@ -40,7 +40,7 @@ public final class LockService {
 
     /// A reloaded config, its theme prepared ahead (`SceneRenderer.prepare`): a stroke
     /// being drawn survives it unless the grid moved.
-    public func reconfigure(layout: GridLayout, settings: LockSettings, theme: PreparedTheme, at now: Instant) throws(RenderError) {
+    public func reconfigure(layout: GridLayout, settings: LockSettings, theme: PreparedTheme?, at now: Instant) throws(RenderError) {
         try screen.install(theme)
         perform(machine.reconfigure(layout: layout, settings: settings, at: now, reason: .gridChanged), at: now)
     }
