@@ -21,7 +21,7 @@ private final class Calls: Sendable {
         let reloader = ConfigReloader(loop: loop, path: "/nonexistent/gridlock.conf")
         let judged = DispatchSemaphore(value: 0)
         let calls = Calls()
-        reloader.prepare = { path, current in
+        reloader.prepare = { @Sendable path, current in
             if calls.count.withLock({ $0 += 1; return $0 }) == 1 { judged.wait() }
             return ConfigReloader.prepare(path: path, after: current)
         }

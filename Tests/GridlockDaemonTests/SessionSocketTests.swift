@@ -197,7 +197,7 @@ final class SessionSocketTests {
         let prepared = ConfigReloader.Prepared(loaded: LoadedConfig(config: next, files: ["\(directory)/next.conf"]), theme: nil)
         // The judging thread waits until the first check has been answered.
         let judged = DispatchSemaphore(value: 0)
-        daemon.reloader.prepare = { _, _ in
+        daemon.reloader.prepare = { @Sendable _, _ in
             judged.wait()
             return .success(prepared)
         }
