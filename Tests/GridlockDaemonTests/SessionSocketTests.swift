@@ -275,6 +275,48 @@ final class SessionSocketTests {
         #expect(journal.contains("session socket: answered check 1 of \(peer): rejected (1 failure(s) in a row)"), "journal: \(journal)")
     }
 
+    @Test("a check whose asker went away before its verdict leaves no later check busy: the next face is answered")
+    func lostReplyPathLeavesNoLaterCheckBusy() throws {
+        try start()
+        verifier.holding = true
+        let gone = try face()
+        let next = try face()
+        verifier.onRequest = { [unowned self] in
+            guard verifier.requests == 1 else { return }
+            // The asker vanishes mid-check; its verdict comes once the server has closed its
+            // connection (looked at every millisecond: order, not timing, decides).
+            gone.disconnect()
+            let release = loop.deadline("verdict after the disconnect")
+            release.onFire { [unowned self, unowned release] now in
+                if daemon.session?.clients.count == 1 { verifier.releaseAll() } else { release.due = now + .milliseconds(1) }
+            }
+            release.due = loop.now()
+        }
+        var rejected = false, sent = false
+        onOutcome = { [unowned self] outcome in
+            switch outcome {
+            case .lock(.rejected(_, 1)):
+                rejected = true
+                verifier.holding = false
+            case .action(.finished): daemon.stop()
+            default: break
+            }
+        }
+        // Once the lock shows its prompt again (its error display lasts no time here).
+        onScene = { scene in
+            guard rejected, !sent, scene.message == .prompt else { return }
+            sent = true
+            next.send(.check(nodes: Self.right))
+        }
+        gone.send(.check(nodes: Self.wrong))
+        run()
+        #expect(gone.replies.isEmpty)
+        #expect(next.replies == [.accepted])
+        #expect(verifier.requests == 2)
+        #expect(journal.contains("session socket: the lock face of \(peer) disconnected before the verdict of check 1; it is only logged"),
+                "journal: \(journal)")
+    }
+
     @Test("a check in flight at the stop is answered stopping and stays counted, as the protocol says")
     func stoppingMidCheckKeepsTheCount() throws {
         try start()
