@@ -53,37 +53,43 @@ let package = Package(
         .target(name: "GridlockRendering", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CHarfBuzz", "CZlib"]),
         // Shows what was drawn: DRM/KMS and the PNG and null outputs.
         .target(name: "GridlockDisplay", dependencies: ["GridlockCore", "GridlockRendering", "LinuxSys", "CDRM"]),
+        // The configuration's text: the INI reader, the table of keys and their values, the
+        // files they name (checked by kind) and the theme file a face reads. What the text
+        // means for a running lock (file safety, the state, the verdict) is GridlockDaemon's.
+        .target(
+            name: "GridlockConfiguration",
+            dependencies: ["GridlockCore", "GridlockRendering", "GridlockInput", "LinuxSys", "CInih", "CSodium"]),
         // Command lines, read strictly (every program's options); depends on nothing but the core.
         .target(name: "GridlockArguments", dependencies: ["GridlockCore"]),
         .target(
             name: "GridlockDaemon",
-            dependencies: ["GridlockCore", "GridlockArguments", "GridlockInput", "GridlockDisplay", "GridlockRendering", "LinuxSys", "CInih", "CSodium"]
+            dependencies: ["GridlockCore", "GridlockConfiguration", "GridlockArguments", "GridlockInput", "GridlockDisplay", "GridlockRendering", "LinuxSys", "CInih", "CSodium"]
         ),
         // `gridlock bench`'s scene, recordings, timings and instruction counts; what the
         // benchmark runs is the daemon, through its roles.
-        .target(name: "GridlockBench", dependencies: ["GridlockCore", "GridlockDaemon", "GridlockRendering", "GridlockInput", "LinuxSys"]),
+        .target(name: "GridlockBench", dependencies: ["GridlockCore", "GridlockDaemon", "GridlockConfiguration", "GridlockRendering", "GridlockInput", "LinuxSys"]),
         // A lock face in a user's session: the session socket's client side and the face's
         // shell; the Wayland adapter draws and reads the finger for it.
         .target(name: "GridlockFace", dependencies: ["GridlockCore", "LinuxSys"]),
         .target(name: "GridlockWayland", dependencies: ["CWaylandClient", "CWaylandProtocols", "LinuxSys", "GridlockCore"]),
-        .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon", "GridlockBench", "GridlockArguments", "LinuxSys"]),
-        .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon", "GridlockBench", "GridlockArguments", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys"]),
+        .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "LinuxSys"]),
+        .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys"]),
         // The lock face: a Wayland client run as the session's user. The only program that
         // links libwayland; gridlockd and gridlock never do.
         .executableTarget(
             name: "gridlock-lock",
-            dependencies: ["GridlockFace", "GridlockWayland", "GridlockArguments", "GridlockDaemon", "GridlockRendering", "GridlockCore", "LinuxSys"]),
+            dependencies: ["GridlockFace", "GridlockWayland", "GridlockArguments", "GridlockConfiguration", "GridlockRendering", "GridlockCore", "LinuxSys"]),
 
         // Spawned by the crash-safety test and killed at random moments; not installed.
         .executableTarget(
-            name: "gridlock-test-attempt-writer", dependencies: ["GridlockDaemon"], path: "Tests/Tools/AttemptWriter"),
+            name: "gridlock-test-attempt-writer", dependencies: ["GridlockDaemon", "GridlockConfiguration"], path: "Tests/Tools/AttemptWriter"),
         // Runs one saved fuzz input in a process of its own for the fuzz regression test; not installed.
         .executableTarget(
             name: "gridlock-test-fuzz-replay", dependencies: ["GridlockFuzzing", "LinuxSys"], path: "Tests/Tools/FuzzReplay"),
         // The fuzz targets' code, shared by the fuzzers (Fuzz/Package.swift) and the test that
         // replays their regression inputs; plain Swift, built with everything else.
         .target(
-            name: "GridlockFuzzing", dependencies: ["GridlockCore", "GridlockInput", "GridlockDaemon", "LinuxSys", "CSodium"],
+            name: "GridlockFuzzing", dependencies: ["GridlockCore", "GridlockInput", "GridlockDaemon", "GridlockConfiguration", "LinuxSys", "CSodium"],
             path: "Fuzz/Targets"),
 
         .testTarget(name: "GridlockCoreTests", dependencies: ["GridlockCore"]),
@@ -93,6 +99,6 @@ let package = Package(
         .testTarget(name: "GridlockWaylandTests", dependencies: ["GridlockWayland", "LinuxSys", "GridlockCore"]),
         .testTarget(
             name: "GridlockDaemonTests",
-            dependencies: ["GridlockDaemon", "GridlockBench", "GridlockArguments", "GridlockFuzzing", "GridlockFace", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys", "CSodium"]),
+            dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockFuzzing", "GridlockFace", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys", "CSodium"]),
     ]
 )

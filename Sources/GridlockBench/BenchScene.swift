@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import GridlockCore
 
 /// The benchmark scene, "pattern-lock frame" (described in docs/performance.md): a finger

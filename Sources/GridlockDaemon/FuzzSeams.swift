@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import GridlockCore
 
 /// Public doors to parsers that are internal to this module, for the fuzz targets in

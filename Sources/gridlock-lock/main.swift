@@ -1,6 +1,6 @@
 import GridlockArguments
+import GridlockConfiguration
 import GridlockCore
-import GridlockDaemon
 import GridlockFace
 import GridlockWayland
 import LinuxSys

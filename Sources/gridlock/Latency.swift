@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import GridlockDaemon
 import GridlockDisplay
 import GridlockRendering

@@ -1,4 +1,5 @@
 import GridlockArguments
+import GridlockConfiguration
 import GridlockCore
 import GridlockDaemon
 import LinuxSys

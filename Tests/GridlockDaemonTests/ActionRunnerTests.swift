@@ -1,6 +1,7 @@
 import Foundation
 import GridlockDaemon
 import Glibc
+import GridlockConfiguration
 import GridlockCore
 import LinuxSys
 import Testing

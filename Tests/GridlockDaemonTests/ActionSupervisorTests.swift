@@ -2,6 +2,7 @@ import Glibc
 import GridlockCore
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// Records what the supervisor asks of its owner, in order.

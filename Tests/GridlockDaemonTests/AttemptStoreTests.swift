@@ -1,4 +1,5 @@
 import Foundation
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 import GridlockCore
 import Glibc

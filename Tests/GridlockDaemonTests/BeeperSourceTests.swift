@@ -3,6 +3,7 @@ import GridlockCore
 import GridlockInput
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// A buzzer that records every tone written to it, with the time it was written.

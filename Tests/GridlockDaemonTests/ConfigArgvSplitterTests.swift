@@ -1,4 +1,5 @@
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 struct ConfigArgvSplitterTests {

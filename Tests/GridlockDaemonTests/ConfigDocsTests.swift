@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// `ConfigSchema` against what people read: docs/configuration.md and examples/gridlock.conf.

@@ -1,6 +1,7 @@
 import Foundation
 import GridlockCore
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// `[on EVENT]` hooks and the schedule and uses of patterns: what is accepted, and that a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// Each broken fixture against the exact `FILE:LINE:` prefix and the words of its diagnostic.

@@ -1,6 +1,7 @@
 import Foundation
 import GridlockCore
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// `[feedback] beeper=` and the sounds: what is accepted, and FILE:LINE for what is not.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// The inih adapter: line numbers, and the places where Debian's libinih would cut or join lines.

@@ -1,6 +1,7 @@
 import Foundation
 import GridlockCore
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// Keywords are lower case everywhere in the config; where a keyword shares its key with a

@@ -2,6 +2,7 @@ import Foundation
 import GridlockCore
 import GridlockInput
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// Paths of the fixtures and scratch folders the config tests share.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// A hash is made over `ROWSxCOLUMNS:nodes`, so a pattern is only good on its own grid.

@@ -5,6 +5,7 @@ import GridlockRendering
 import LinuxSys
 import Synchronization
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// How often the judging thread ran.

@@ -5,6 +5,7 @@ import GridlockDisplay
 import GridlockRendering
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// The owners and modes `ConfigVerdict` (gridlockd's start, reloads and check-config alike)

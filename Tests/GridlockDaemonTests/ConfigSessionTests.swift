@@ -2,6 +2,7 @@ import Foundation
 import GridlockCore
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// `[session]` and the verifier-only backends: each key checked at its line, and a lock that

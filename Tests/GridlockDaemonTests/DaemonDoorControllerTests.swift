@@ -3,6 +3,7 @@ import Glibc
 import GridlockCore
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// Hooks, schedules and limited uses through gridlockd's real loop (`DaemonLoopTests`'

@@ -5,6 +5,7 @@ import GridlockRendering
 import GridlockInput
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// The daemon's real loop with a fake touchscreen (over a pipe) and a fake buzzer: which

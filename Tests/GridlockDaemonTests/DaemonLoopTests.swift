@@ -5,6 +5,7 @@ import GridlockRendering
 import GridlockInput
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// gridlockd's real loop (`Daemon.run`, its `EventLoop`, the action supervisor, the

@@ -6,6 +6,7 @@ import GridlockRendering
 import GridlockInput
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// Holds every check open until the test releases it, so a reload can land inside the

@@ -4,6 +4,7 @@ import GridlockArguments
 import GridlockCore
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// What `gridlock enroll` and `gridlock hash` may write: no argument becomes config lines of its

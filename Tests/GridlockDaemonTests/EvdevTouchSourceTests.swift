@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GridlockCore
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 import GridlockInput
 import LinuxSys

@@ -3,6 +3,7 @@ import GridlockInput
 import LinuxSys
 import Testing
 @testable import GridlockBench
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// `gridlockd --bench-stroke`'s touch source: a recording's events as binary input events

@@ -5,6 +5,7 @@ import GridlockDisplay
 import GridlockRendering
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// File times at the ends of what a file system can stamp: `touch -d 2300-01-01` (past

@@ -1,5 +1,6 @@
 import Foundation
 import GridlockCore
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import GridlockCore
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// `[on EVENT]` programs on a real loop: what reaches the journal when one floods its output,

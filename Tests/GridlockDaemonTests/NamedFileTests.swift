@@ -5,6 +5,7 @@ import GridlockDisplay
 import GridlockRendering
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// The files and devices a configuration names, as the one verdict checks them: every key
@@ -122,7 +123,7 @@ import Testing
         defer { ConfigFixtures.remove(folder) }
         var config = GridlockConfig()
         config.lockout.stateFile = "/dev/zero"
-        let found = ConfigVerdict.namedFiles(config, at: [:], mainFile: "\(folder)/gridlock.conf")
+        let found = NamedFileCheck.problems(config, at: [:], mainFile: "\(folder)/gridlock.conf")
         #expect(found.map(\.description) == [
             "\(folder)/gridlock.conf: [lockout] state-file (its default): '/dev/zero' is a character device, not a regular file"
         ])

@@ -2,6 +2,7 @@ import Foundation
 import GridlockCore
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// `PatternChecks` under reloads, by order alone: the verifier holds each check until the

@@ -1,4 +1,5 @@
 import CSodium
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 import Testing
 

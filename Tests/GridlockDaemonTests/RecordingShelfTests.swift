@@ -2,6 +2,7 @@ import Foundation
 import GridlockInput
 import Testing
 
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// The configuration's check of a replay recording keeps what it parsed for the touch
@@ -35,19 +36,19 @@ struct RecordingShelfTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/stroke.evemu"
         try Self.write(111, to: path)
-        try DaemonParts.checkRecording(path)
+        try RecordingFile.check(path)
         let unchanged = try DaemonParts.loadRecording(path)
         #expect(unchanged.events.first?.value == 111)
         #expect(unchanged.device.name == "Shelf Panel")
 
-        try DaemonParts.checkRecording(path)
+        try RecordingFile.check(path)
         try Self.write(222, to: path)  // the same length, other bytes
         #expect(try DaemonParts.loadRecording(path).events.first?.value == 222)
 
         // Another file than the one checked is read for itself.
         let other = folder + "/other.evemu"
         try Self.write(333, to: other)
-        try DaemonParts.checkRecording(path)
+        try RecordingFile.check(path)
         #expect(try DaemonParts.loadRecording(other).events.first?.value == 333)
         // The shelf was let go by that load: the checked file, now changed, is read anew.
         try Self.write(444, to: path)

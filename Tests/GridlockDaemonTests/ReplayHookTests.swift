@@ -3,6 +3,7 @@ import GridlockCore
 import GridlockInput
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// `gridlock replay` is the daemon on a recording: its `[on EVENT]` hooks run as real

@@ -5,6 +5,7 @@ import GridlockRendering
 import GridlockInput
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// The whole pipeline on recordings: decoder, mapper, machine, argon2 verification,

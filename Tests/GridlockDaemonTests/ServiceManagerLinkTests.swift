@@ -1,4 +1,5 @@
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// What systemd is told about readiness and what the panel shows.

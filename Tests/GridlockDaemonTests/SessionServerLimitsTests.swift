@@ -2,6 +2,7 @@ import Glibc
 import GridlockCore
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// The session server's bounds on a scripted clock: idle connections time out, each uid

@@ -5,6 +5,7 @@ import GridlockDisplay
 import GridlockRendering
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// Answers each check at once with the matcher's verdict, or holds it until released;

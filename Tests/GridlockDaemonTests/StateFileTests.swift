@@ -3,6 +3,7 @@ import Glibc
 import GridlockCore
 import LinuxSys
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// What gridlockd makes of its state file at start, on SIGHUP and at `gridlock reset-lockout`:

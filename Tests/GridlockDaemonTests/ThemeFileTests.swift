@@ -1,6 +1,7 @@
 import Foundation
 import GridlockCore
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// The presentation-only file a face in a user session reads: how the lock looks, no secret.

@@ -1,6 +1,7 @@
 import GridlockCore
 import GridlockInput
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// The recorded strokes of the fixtures, replayed through the tip predictor on the model

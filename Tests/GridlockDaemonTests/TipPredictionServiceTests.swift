@@ -2,6 +2,7 @@ import GridlockCore
 import GridlockDisplay
 import GridlockRendering
 import Testing
+@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// `[feedback] predict=` in the daemon's drawing path: the tip drawn moves, the nodes do not.

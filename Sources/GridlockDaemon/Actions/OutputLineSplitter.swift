@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import GridlockCore
 
 /// Turns a program's output stream into the lines the journal gets, within limits, and

@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import GridlockCore
 
 /// What a successful pattern runs: its `exec=`, and for a duress pattern also its

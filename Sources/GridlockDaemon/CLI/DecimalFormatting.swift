@@ -1,3 +1,4 @@
+import GridlockConfiguration
 /// `value` with a fixed number of decimals ("12.345"), without Foundation's formatters.
 public func fixedDecimal(_ value: Double, decimals: Int) -> String {
     var scale = 1

@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import GridlockArguments
 /// The options of `gridlock enroll` and `gridlock hash` that become lines of a `[pattern NAME]`
 /// section. Each is refused (a usage error, exit 64, naming the option) unless it is written

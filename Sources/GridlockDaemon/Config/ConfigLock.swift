@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import LinuxSys
 
 /// The lock that `gridlock enroll` and `gridlock reset-lockout` hold while they change what a

@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import GridlockCore
 import GridlockDisplay
 import GridlockRendering
@@ -68,7 +69,7 @@ public enum ConfigVerdict {
                     files: check.files, dropInDirectory: ConfigPaths.dropInDirectory(of: path), config: config, runningAs: user,
                     socketAt: check.keyLocations["session.socket"] ?? check.keyLocations["session"])
             }
-            if textHolds { check.diagnostics += namedFiles(config, at: check.keyLocations, mainFile: path) }
+            if textHolds { check.diagnostics += NamedFileCheck.problems(config, at: check.keyLocations, mainFile: path) }
             return (check, config)
         }
         let unstable = ConfigDiagnostic(
@@ -156,51 +157,4 @@ public enum ConfigVerdict {
 
     /// Whether the verdict looks at the owners and modes (`ConfigSafety`).
     enum FileSafety: Sendable { case checked, skipped }
-
-    /// Every file and device the values in effect name, checked by its kind
-    /// (`NamedFileCheck`) and reported at the line of its key: the schema says which keys
-    /// name one, so a new path key is checked without a line here. Theme images are
-    /// checked together: their pixels share one budget, and each is decoded as the
-    /// renderer will decode it.
-    /// `sections`: only the keys of these (a theme file's), when given.
-    static func namedFiles(
-        _ config: GridlockConfig, at locations: [String: SourceLocation], mainFile: String, sections: Set<String>? = nil
-    ) -> [ConfigDiagnostic] {
-        let draft = ConfigDraft(config: config)
-        var problems: [ConfigDiagnostic] = []
-        var images: [(label: String, path: String, at: SourceLocation)] = []
-        for section in ConfigSchema.sections where sections?.contains(section.name) ?? true {
-            for key in section.keys {
-                guard let kind = key.namedFile else { continue }
-                let written = locations["\(section.name).\(key.name)"]
-                // A default names a file too (the state file's): said as such, at the main file.
-                let label = "[\(section.name)] \(key.name)" + (written == nil ? " (its default)" : "")
-                let at = written ?? SourceLocation(file: mainFile, line: 0)
-                for path in key.namedPaths(draft) {
-                    if kind == .themeImage {
-                        images.append((label, path, at))
-                    } else if let problem = NamedFileCheck.problem(kind, path, in: config) {
-                        problems.append(ConfigDiagnostic(location: at, message: "\(label): \(problem)"))
-                    }
-                }
-            }
-        }
-        for (index, problem) in ThemeImageCheck.problems(of: images.map(\.path)) {
-            let image = images[index]
-            problems.append(ConfigDiagnostic(location: image.at, message: "\(image.label): cannot use '\(image.path)': \(problem)"))
-        }
-        return problems
-    }
-}
-
-/// A file's length and CRC-32: enough to tell a file rewritten between two reads from one
-/// left alone, without keeping a megabyte of drop-ins twice.
-struct FileContentDigest: Hashable, Sendable {
-    let count: Int
-    let checksum: UInt32
-
-    init(_ bytes: [UInt8]) {
-        count = bytes.count
-        checksum = CRC32.checksum(bytes)
-    }
 }

@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import GridlockCore
 import GridlockDisplay
 import GridlockRendering
@@ -255,50 +256,15 @@ extension DaemonParts {
         }
     }
 
-    /// An evemu recording from a file (the replay backend, `gridlock replay` and `demo`).
-    /// The replay backend holds its recording whole (`gridlock replay` streams instead).
-    public static let recordingLimit = 64 << 20
+    /// An evemu recording from a file (the replay backend, `gridlock replay` and `demo`),
+    /// the one the configuration's check parsed if the file still holds it (`RecordingFile`).
+    public static let recordingLimit = RecordingFile.limit
 
     public static func loadRecording(_ path: String) throws(DaemonError) -> EvemuRecording {
-        let bytes = try recordingBytes(path)
-        let shelved = recordingShelf.withLock { shelf in
-            defer { shelf = nil }
-            return shelf
-        }
-        if let shelved, shelved.path == path, shelved.bytes == bytes { return shelved.recording }
-        return try parseRecording(bytes, path)
-    }
-
-    /// `loadRecording` for the configuration's check of `[touch] device=` (`NamedFileCheck`):
-    /// what it parsed is kept for the `loadRecording` that comes next.
-    static func checkRecording(_ path: String) throws(DaemonError) {
-        let bytes = try recordingBytes(path)
-        let recording = try parseRecording(bytes, path)
-        recordingShelf.withLock { $0 = (path, bytes, recording) }
-    }
-
-    /// The recording the last check parsed, for the replay backend or the demo that loads
-    /// the same configuration right after (gridlockd's start and every reload check it,
-    /// then build their touch source): taken once, and only while the file holds the very
-    /// bytes parsed, so a recording is parsed once, not twice, as `ThemeImageCheck` keeps
-    /// decoded images. What nobody takes is let go at the next check or load.
-    private static let recordingShelf = Mutex<(path: String, bytes: [UInt8], recording: EvemuRecording)?>(nil)
-
-    private static func recordingBytes(_ path: String) throws(DaemonError) -> [UInt8] {
-        do {
-            return try AtomicFile.regularFileContents(of: path, limit: recordingLimit)
-        } catch where error.errno == .noSuchFile {
-            throw .touch("recording \(path) does not exist")
+        do throws(RecordingFileError) {
+            return try RecordingFile.load(path)
         } catch {
-            throw .touch("\(error)")
-        }
-    }
-
-    private static func parseRecording(_ bytes: [UInt8], _ path: String) throws(DaemonError) -> EvemuRecording {
-        do {
-            return try EvemuRecording(parsing: String(decoding: bytes, as: UTF8.self), file: path)
-        } catch {
-            throw .touch("\(error)")
+            throw .touch(error.reason)
         }
     }
 

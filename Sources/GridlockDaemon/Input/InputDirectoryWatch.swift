@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import GridlockInput
 import LinuxSys
 

@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import GridlockCore
 
 /// The state file's text form:

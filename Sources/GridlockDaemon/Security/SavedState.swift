@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import GridlockCore
 
 /// Everything the state file keeps: the failure count, and for each pattern how often it

@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import LinuxSys
 
 /// The lock on a state file: `attempts.lock` beside it, held by whoever writes the file for

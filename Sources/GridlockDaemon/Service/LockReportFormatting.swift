@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import GridlockCore
 import LinuxSys
 

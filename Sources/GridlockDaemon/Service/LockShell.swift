@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import GridlockCore
 
 /// What a `LockService` needs from the loop that runs it. The daemon's event loop and

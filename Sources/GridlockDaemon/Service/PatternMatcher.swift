@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import GridlockCore
 
 /// Checks a drawn pattern against every enrolled hash.

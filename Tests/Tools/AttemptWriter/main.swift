@@ -6,6 +6,7 @@
 // action runs, and prints "used N". The test kills it with SIGKILL at random moments and
 // checks the file never goes backwards and always parses.
 import Glibc
+import GridlockConfiguration
 import GridlockCore
 import GridlockDaemon
 

@@ -24,8 +24,8 @@ extension GridlockConfig {
     }
 
     /// The cost for new hashes: the defaults, with `[security] argon2-ops=`/`argon2-mem=` applied.
-    public var argon2Cost: PatternHasher.Argon2Cost {
-        var cost = PatternHasher.Argon2Cost.default
+    public var argon2Cost: Argon2Cost {
+        var cost = Argon2Cost.default
         if let ops = security.argon2Ops { cost.opsLimit = UInt64(ops) }
         if let mem = security.argon2MemKiB { cost.memoryKiB = UInt64(mem) }
         return cost

@@ -3,12 +3,12 @@ import GridlockCore
 /// Every section and key the loader knows, as data: adding a key is adding one entry here
 /// (and its row in docs/configuration.md, which `ConfigDocsTests` insists on). The order of
 /// sections and keys is the order of the "known: ..." lists in messages.
-enum ConfigSchema {
-    static let sections = [display, touch, grid, theme, feedback, lockout, security, action, session]
+package enum ConfigSchema {
+    package static let sections = [display, touch, grid, theme, feedback, lockout, security, action, session]
 
     /// `[pattern NAME]`: the only section that takes a name, and whose sections add up
     /// instead of overriding each other.
-    static let pattern = ConfigSection<PatternDraft>("pattern", [
+    package static let pattern = ConfigSection<PatternDraft>("pattern", [
         ConfigKey("hash", .argon2Hash, \.hash, default: .unset("required"),
                   "The argon2id hash of the pattern, from `gridlock hash` or enrolment."),
         ConfigKey("exec", .commandLine, \.exec, default: .unset("none"), "The program to run on a match."),
@@ -29,7 +29,7 @@ enum ConfigSchema {
 
     /// `[on EVENT]`: a program run when something happens (`HookEvent`). A later file's
     /// section for the same event overrides its keys, as plain sections do.
-    static let hook = ConfigSection<HookDraft>("on", [
+    package static let hook = ConfigSection<HookDraft>("on", [
         ConfigKey("exec", .commandLine, \.exec, default: .unset("required"), "The program to run."),
         ConfigKey("after", .integer(1...1_000_000), \.after, default: .unset("1"),
                   "[on failure] only: run from this many consecutive failures on."),
@@ -37,11 +37,11 @@ enum ConfigSchema {
                   "How long it may run before it is stopped."),
     ])
 
-    static var sectionNames: [String] { sections.map(\.name) + [pattern.name, hook.name] }
+    package static var sectionNames: [String] { sections.map(\.name) + [pattern.name, hook.name] }
 
-    static func section(named name: String) -> ConfigSection<ConfigDraft>? { sections.first { $0.name == name } }
+    package static func section(named name: String) -> ConfigSection<ConfigDraft>? { sections.first { $0.name == name } }
 
-    static let display = ConfigSection<ConfigDraft>("display", [
+    package static let display = ConfigSection<ConfigDraft>("display", [
         ConfigKey("backend", .oneOf(DisplayBackend.self), \.config.display.backend, default: .value("drm"),
                   "drm shows on a DRM/KMS display; png writes one PNG per frame into output-dir."),
         ConfigKey("device", ValueType(allowed: "auto, an absolute path (/dev/dri/card1)", parse: ConfigValues.displayDevice)
@@ -61,7 +61,7 @@ enum ConfigSchema {
                   "Idle time before the screen blanks."),
     ])
 
-    static let touch = ConfigSection<ConfigDraft>("touch", [
+    package static let touch = ConfigSection<ConfigDraft>("touch", [
         ConfigKey("backend", .oneOf(TouchBackend.self), \.config.touch.backend, default: .value("evdev"),
                   "evdev reads a kernel input device; replay plays an evemu recording."),
         ConfigKey("device", ValueType(allowed: "auto, a path, name:SUBSTRING", parseWithSource: ConfigValues.touchDevice)
@@ -77,7 +77,7 @@ enum ConfigSchema {
     /// The nodes of the largest grid.
     private static let mostNodes = GridShape.allowedDimensions.upperBound * GridShape.allowedDimensions.upperBound
 
-    static let grid = ConfigSection<ConfigDraft>("grid", [
+    package static let grid = ConfigSection<ConfigDraft>("grid", [
         ConfigKey("rows", .integer(GridShape.allowedDimensions), \.rows, default: .value("3"), "Nodes per column."),
         ConfigKey("columns", .integer(GridShape.allowedDimensions), \.columns, default: .value("3"), "Nodes per row."),
         ConfigKey("size", .decimal(GridLayout.allowedSizeFraction), \.config.grid.sizeFraction, default: .value("0.8"),
@@ -90,7 +90,7 @@ enum ConfigSchema {
         ConfigKey("show-path", .boolean, \.config.grid.showPath, default: .value("true"), "Draws the path while it is drawn."),
     ])
 
-    static let theme = ConfigSection<ConfigDraft>("theme", themeLook + themeImages)
+    package static let theme = ConfigSection<ConfigDraft>("theme", themeLook + themeImages)
 
     private static let themeLook: [ConfigKey<ConfigDraft>] = [
         ConfigKey("background", .colour, \.config.theme.background, default: .value("#101418"), "Behind everything."),
@@ -159,7 +159,7 @@ enum ConfigSchema {
                   "The path's width as a fraction of a cell."),
     ]
 
-    static let feedback = ConfigSection<ConfigDraft>("feedback", [
+    package static let feedback = ConfigSection<ConfigDraft>("feedback", [
         ConfigKey("error-ms", .milliseconds(0...60_000), \.config.feedback.errorDuration, default: .value("1000"),
                   "How long a wrong pattern stays red."),
         ConfigKey("success-ms", .milliseconds(0...60_000), \.config.feedback.successDuration, default: .value("1500"),
@@ -169,7 +169,7 @@ enum ConfigSchema {
     ] + beeperKeys)
 
     /// The buzzer and its sounds (`[feedback]` too: what the lock says, in sound rather than colour).
-    static let beeperKeys: [ConfigKey<ConfigDraft>] = [
+    package static let beeperKeys: [ConfigKey<ConfigDraft>] = [
         ConfigKey("beeper", ValueType(allowed: "auto, off, a path", parseWithSource: ConfigValues.beeper)
                     .naming(.beeper) { if case .path(let path) = $0 { [path] } else { [] } },
                   \.config.feedback.beeper, default: .value("auto"),
@@ -188,7 +188,7 @@ enum ConfigSchema {
         steps.isEmpty ? "off" : steps.map(\.description).joined(separator: ",")
     }
 
-    static let lockout = ConfigSection<ConfigDraft>("lockout", [
+    package static let lockout = ConfigSection<ConfigDraft>("lockout", [
         ConfigKey("schedule", ValueType(allowed: "android, none, d1,d2,...", parse: ConfigValues.schedule),
                   \.config.lockout.schedule, default: .value("android"),
                   "The delays after consecutive failures."),
@@ -197,7 +197,7 @@ enum ConfigSchema {
     ])
 
     /// libsodium's bounds for argon2id: at least 1 pass and 8 KiB, counts that fit 32 bits.
-    static let security = ConfigSection<ConfigDraft>("security", [
+    package static let security = ConfigSection<ConfigDraft>("security", [
         ConfigKey("argon2-ops", .integer(1...4_294_967_295), \.config.security.argon2Ops,
                   default: .unset("libsodium's interactive value"), "argon2id passes for new hashes."),
         ConfigKey("argon2-mem", .integer(8...4_294_967_295, unit: "KiB"), \.config.security.argon2MemKiB,
@@ -206,7 +206,7 @@ enum ConfigSchema {
                   "Lets patterns with a schedule open while the clock is not synchronised."),
     ])
 
-    static let action = ConfigSection<ConfigDraft>("action", [
+    package static let action = ConfigSection<ConfigDraft>("action", [
         ConfigKey("timeout", .secondsOrNever(0...86_400), \.config.action.timeout, default: .value("10"),
                   "How long an action may run before it is stopped."),
         ConfigKey("mode", .oneOf(ActionMode.self), \.config.action.mode, default: .value("pulse"),
@@ -216,7 +216,7 @@ enum ConfigSchema {
 
 extension ConfigSchema {
     /// `[session]`: lock faces in the user's session (docs/session-protocol.md).
-    static let session = ConfigSection<ConfigDraft>("session", [
+    package static let session = ConfigSection<ConfigDraft>("session", [
         ConfigKey("socket", ValueType(allowed: "an absolute path", parse: ConfigValues.socketPath).naming(.socket) { [$0] },
                   \.config.session.socket,
                   default: .value("/run/gridlock/session.sock"), "Where lock faces connect; its folder, made if missing, must be root's, writable by no one else and no link."),
@@ -230,30 +230,32 @@ extension ConfigSchema {
 }
 
 /// What the plain sections are written into while files are read.
-struct ConfigDraft: Hashable {
-    var config = GridlockConfig()
+package struct ConfigDraft: Hashable {
+    package var config = GridlockConfig()
     /// Apart until `finish()`: a `GridShape` exists only as a valid pair, and a drop-in may set
     /// one of the two.
-    var rows = GridShape.standard.rows
-    var columns = GridShape.standard.columns
+    package var rows = GridShape.standard.rows
+    package var columns = GridShape.standard.columns
 }
 
 /// What one `[pattern NAME]` section is written into before it is checked as a whole.
-struct PatternDraft: Hashable {
-    var hash: String? = nil
-    var exec: [String]? = nil
-    var duress = false
-    var duressExec: [String]? = nil
-    var grid: GridShape? = nil
-    var windows: [WeeklyWindow]? = nil
-    var validFrom: LocalDateTime? = nil
-    var validUntil: LocalDateTime? = nil
-    var uses: Int? = nil
+package struct PatternDraft: Hashable {
+    package var hash: String? = nil
+    package var exec: [String]? = nil
+    package var duress = false
+    package var duressExec: [String]? = nil
+    package var grid: GridShape? = nil
+    package var windows: [WeeklyWindow]? = nil
+    package var validFrom: LocalDateTime? = nil
+    package var validUntil: LocalDateTime? = nil
+    package var uses: Int? = nil
+
+    package init() {}
 }
 
 /// What the `[on EVENT]` sections of one event add up to before they are checked.
-struct HookDraft: Hashable {
-    var exec: [String]? = nil
-    var after: Int? = nil
-    var timeout: Duration? = .seconds(10)
+package struct HookDraft: Hashable {
+    package var exec: [String]? = nil
+    package var after: Int? = nil
+    package var timeout: Duration? = .seconds(10)
 }

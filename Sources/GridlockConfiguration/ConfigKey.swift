@@ -1,20 +1,20 @@
 /// One key of a section: all the loader and the docs need to know about it. `Target` is what
 /// the section's values are written into (`ConfigDraft`, or `PatternDraft` for `[pattern NAME]`).
-struct ConfigKey<Target>: Sendable {
-    let name: String
+package struct ConfigKey<Target>: Sendable {
+    package let name: String
     /// The docs' "allowed" column.
-    let allowed: String
-    let defaultValue: KeyDefault
+    package let allowed: String
+    package let defaultValue: KeyDefault
     /// What the key is for, in one line.
-    let doc: String
+    package let doc: String
     /// Parses the text and writes the value into its field; a refused value writes nothing.
-    let store: @Sendable (inout Target, String, ValueSource) throws(ValueProblem) -> Void
+    package let store: @Sendable (inout Target, String, ValueSource) throws(ValueProblem) -> Void
     /// What kind of file or device the value names, if it names one (`ConfigVerdict` checks it).
-    let namedFile: NamedFileKind?
+    package let namedFile: NamedFileKind?
     /// The paths the value in effect names (none for `auto`, a family, or a key without a file).
-    let namedPaths: @Sendable (Target) -> [String]
+    package let namedPaths: @Sendable (Target) -> [String]
 
-    init<Value>(
+    package init<Value>(
         _ name: String, _ type: ValueType<Value>, _ field: WritableKeyPath<Target, Value> & Sendable,
         default defaultValue: KeyDefault, _ doc: String
     ) {
@@ -29,7 +29,7 @@ struct ConfigKey<Target>: Sendable {
     }
 
     /// For a field that is nil until the key is set.
-    init<Value>(
+    package init<Value>(
         _ name: String, _ type: ValueType<Value>, _ field: WritableKeyPath<Target, Value?> & Sendable,
         default defaultValue: KeyDefault, _ doc: String
     ) {
@@ -38,13 +38,13 @@ struct ConfigKey<Target>: Sendable {
 }
 
 /// A key's default, as the docs' "default" column shows it.
-enum KeyDefault: Sendable, Hashable {
+package enum KeyDefault: Sendable, Hashable {
     /// A value the key accepts, and the one the draft already holds (the docs test checks both).
     case value(String)
     /// Words for what happens without the key, e.g. `none` or `required`.
     case unset(String)
 
-    var text: String {
+    package var text: String {
         switch self {
         case .value(let text), .unset(let text): text
         }
@@ -52,16 +52,16 @@ enum KeyDefault: Sendable, Hashable {
 }
 
 /// A `[section]` and its keys, in the order the docs list them.
-struct ConfigSection<Target>: Sendable {
-    let name: String
-    let keys: [ConfigKey<Target>]
+package struct ConfigSection<Target>: Sendable {
+    package let name: String
+    package let keys: [ConfigKey<Target>]
 
-    init(_ name: String, _ keys: [ConfigKey<Target>]) {
+    package init(_ name: String, _ keys: [ConfigKey<Target>]) {
         self.name = name
         self.keys = keys
     }
 
-    var keyNames: [String] { keys.map(\.name) }
+    package var keyNames: [String] { keys.map(\.name) }
 
-    func key(named name: String) -> ConfigKey<Target>? { keys.first { $0.name == name } }
+    package func key(named name: String) -> ConfigKey<Target>? { keys.first { $0.name == name } }
 }

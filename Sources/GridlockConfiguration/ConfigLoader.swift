@@ -24,10 +24,10 @@ public struct ConfigCheck: Hashable, Sendable {
     public var diagnostics: [ConfigDiagnostic]
     public var warnings: [ConfigDiagnostic]
     /// Each file's content as it was read (for the verdict's snapshot).
-    var contents: [String: FileContentDigest] = [:]
+    package var contents: [String: FileContentDigest] = [:]
     /// Where the value in effect of each `section.key` was written (for the verdict's
     /// checks of the files the values name); a key left at its default has none.
-    var keyLocations: [String: SourceLocation] = [:]
+    package var keyLocations: [String: SourceLocation] = [:]
 
     public init(files: [String], diagnostics: [ConfigDiagnostic], warnings: [ConfigDiagnostic] = []) {
         self.files = files
@@ -44,20 +44,20 @@ public struct ConfigCheck: Hashable, Sendable {
 /// the verdict, so it is internal: every tool gets its configuration through
 /// `ConfigVerdict`, which adds the snapshot, the files' owners and modes and the files a
 /// config names. Outside `ConfigVerdict` only tests of the text call it.
-enum ConfigLoader {
-    static func load(path: String) throws(ConfigError) -> LoadedConfig {
+package enum ConfigLoader {
+    package static func load(path: String) throws(ConfigError) -> LoadedConfig {
         let (config, check) = run(path: path)
         guard check.isValid else { throw ConfigError(diagnostics: check.diagnostics) }
         return LoadedConfig(config: config, files: check.files, warnings: check.warnings)
     }
 
     /// Every check of `load`, with the outcome returned instead of thrown.
-    static func validateOnly(path: String) -> ConfigCheck {
+    package static func validateOnly(path: String) -> ConfigCheck {
         run(path: path).check
     }
 
     /// The config as far as it could be read, and every problem of its text.
-    static func run(path: String, standIn: DropInStandIn? = nil) -> (GridlockConfig, check: ConfigCheck) {
+    package static func run(path: String, standIn: DropInStandIn? = nil) -> (GridlockConfig, check: ConfigCheck) {
         var files = [path]
         var extraDiagnostics: [ConfigDiagnostic] = []
         let directory = ConfigPaths.dropInDirectory(of: path)

@@ -1,19 +1,18 @@
 import GridlockCore
-import GridlockDisplay
 import GridlockRendering
 import GridlockInput
 import LinuxSys
 
 /// Why one value was refused, said as what is allowed.
-struct ValueProblem: Error, Hashable, Sendable {
-    var message: String
-    init(_ message: String) { self.message = message }
+package struct ValueProblem: Error, Hashable, Sendable {
+    package var message: String
+    package init(_ message: String) { self.message = message }
 }
 
 /// The parsers of single values. Strict on purpose: a kiosk config is written once and must
 /// mean exactly one thing, so `1.0` is not an integer and `0x10` is not a number.
-enum ConfigValues {
-    static func boolean(_ text: String) throws(ValueProblem) -> Bool {
+package enum ConfigValues {
+    package static func boolean(_ text: String) throws(ValueProblem) -> Bool {
         switch text.lowercased() {
         case "true", "yes", "1", "on": return true
         case "false", "no", "0", "off": return false
@@ -21,7 +20,7 @@ enum ConfigValues {
         }
     }
 
-    static func integer(_ text: String, in range: ClosedRange<Int>) throws(ValueProblem) -> Int {
+    package static func integer(_ text: String, in range: ClosedRange<Int>) throws(ValueProblem) -> Int {
         let digits = text.hasPrefix("-") ? text.dropFirst() : text[...]
         guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw ValueProblem("expected a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
@@ -33,14 +32,14 @@ enum ConfigValues {
     }
 
     /// Plain decimal notation (`0.8`, `-1`, `1e-3`); no hex, nan or infinity.
-    static func decimal(_ text: String) throws(ValueProblem) -> Double {
+    package static func decimal(_ text: String) throws(ValueProblem) -> Double {
         guard isPlainDecimal(text), let value = Double(text), value.isFinite else {
             throw ValueProblem("expected a decimal number, got '\(text)'")
         }
         return value
     }
 
-    static func decimal(_ text: String, in range: ClosedRange<Double>) throws(ValueProblem) -> Double {
+    package static func decimal(_ text: String, in range: ClosedRange<Double>) throws(ValueProblem) -> Double {
         let value = try decimal(text)
         guard range.contains(value) else {
             throw ValueProblem("must be from \(range.lowerBound) to \(range.upperBound), not \(text)")
@@ -48,7 +47,7 @@ enum ConfigValues {
         return value
     }
 
-    static func choice<T>(_ text: String, _ options: [(String, T)]) throws(ValueProblem) -> T {
+    package static func choice<T>(_ text: String, _ options: [(String, T)]) throws(ValueProblem) -> T {
         guard let match = options.first(where: { $0.0 == text }) else {
             throw ValueProblem("expected \(alternatives(options.map(\.0))), got '\(text)'")
         }
@@ -56,7 +55,7 @@ enum ConfigValues {
     }
 
     /// `WxH`, both from 1 to 16384 (DRM's largest framebuffers are 16384 wide).
-    static func pixelSize(_ text: String) throws(ValueProblem) -> PixelSize {
+    package static func pixelSize(_ text: String) throws(ValueProblem) -> PixelSize {
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2,
             let width = try? integer(String(parts[0]), in: 1...16384),
@@ -65,7 +64,7 @@ enum ConfigValues {
         return PixelSize(width: width, height: height)
     }
 
-    static func displayMode(_ text: String) throws(ValueProblem) -> DisplayMode {
+    package static func displayMode(_ text: String) throws(ValueProblem) -> DisplayMode {
         switch text {
         case "preferred": return .preferred
         case "current": return .current
@@ -79,28 +78,28 @@ enum ConfigValues {
         }
     }
 
-    static func rotation(_ text: String) throws(ValueProblem) -> Rotation {
+    package static func rotation(_ text: String) throws(ValueProblem) -> Rotation {
         guard let degrees = Int(text), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
             let rotation = Rotation(degrees: degrees)
         else { throw ValueProblem("expected 0, 90, 180 or 270 (degrees clockwise), got '\(text)'") }
         return rotation
     }
 
-    static func displayDevice(_ text: String) throws(ValueProblem) -> DisplayDevice {
+    package static func displayDevice(_ text: String) throws(ValueProblem) -> DisplayDevice {
         if text == "auto" { return .auto }
         try refuseMiscased(text, keywords: ["auto"])
         guard text.hasPrefix("/") else { throw ValueProblem("expected auto or an absolute path such as /dev/dri/card0, got '\(text)'") }
         return .path(text)
     }
 
-    static func connector(_ text: String) throws(ValueProblem) -> ConnectorSelector {
+    package static func connector(_ text: String) throws(ValueProblem) -> ConnectorSelector {
         guard !text.isEmpty else { throw ValueProblem("expected auto or a connector name such as HDMI-A-1") }
         if text == "auto" { return .auto }
         try refuseMiscased(text, keywords: ["auto"])
         return .named(text)
     }
 
-    static func touchDevice(_ text: String, _ source: ValueSource) throws(ValueProblem) -> TouchDevice {
+    package static func touchDevice(_ text: String, _ source: ValueSource) throws(ValueProblem) -> TouchDevice {
         if text == "auto" { return .auto }
         try refuseMiscased(text, keywords: ["auto"], prefixes: ["name:"], relativePath: true)
         if text.hasPrefix("name:") {
@@ -113,7 +112,7 @@ enum ConfigValues {
     }
 
     /// Absolute, relative to the folder of the file that holds it (`ConfigPaths`).
-    static func path(_ text: String, _ source: ValueSource) throws(ValueProblem) -> String {
+    package static func path(_ text: String, _ source: ValueSource) throws(ValueProblem) -> String {
         guard !text.isEmpty else { throw ValueProblem("expected a path, got nothing") }
         return ConfigPaths.resolve(text, relativeTo: source.file, currentDirectory: source.currentDirectory)
     }
@@ -121,7 +120,7 @@ enum ConfigValues {
     /// A family name, or a file (`FontChoice.isFileName`; relative to the config's folder).
     /// Checked when the config is loaded, so a typo or an unreadable file shows in
     /// `check-config` with its line, not as a blank screen.
-    static func font(_ text: String, _ source: ValueSource) throws(ValueProblem) -> FontChoice {
+    package static func font(_ text: String, _ source: ValueSource) throws(ValueProblem) -> FontChoice {
         guard !text.isEmpty else { throw ValueProblem("expected a font family or a font file, got nothing") }
         let choice = FontChoice.isFileName(text) ? FontChoice.file(try path(text, source)) : .family(text)
         if let problem = choice.problem {
@@ -134,7 +133,7 @@ enum ConfigValues {
     }
 
     /// `valid=Mon-Fri 07:00-09:30; Sat 08:00-12:00`.
-    static func weeklyWindows(_ text: String) throws(ValueProblem) -> [WeeklyWindow] {
+    package static func weeklyWindows(_ text: String) throws(ValueProblem) -> [WeeklyWindow] {
         do throws(ScheduleSyntaxError) {
             return try PatternSchedule.windows(from: text)
         } catch {
@@ -142,12 +141,12 @@ enum ConfigValues {
         }
     }
 
-    static func validFrom(_ text: String) throws(ValueProblem) -> LocalDateTime {
+    package static func validFrom(_ text: String) throws(ValueProblem) -> LocalDateTime {
         try localDateTime(text, endOfDay: false)
     }
 
     /// A bare date means its last second: `valid-until=2026-12-31` includes that day.
-    static func validUntil(_ text: String) throws(ValueProblem) -> LocalDateTime {
+    package static func validUntil(_ text: String) throws(ValueProblem) -> LocalDateTime {
         try localDateTime(text, endOfDay: true)
     }
 
@@ -159,7 +158,7 @@ enum ConfigValues {
     }
 
     /// `3x3`: rows, then columns, as `[grid]` gives them.
-    static func gridShape(_ text: String) throws(ValueProblem) -> GridShape {
+    package static func gridShape(_ text: String) throws(ValueProblem) -> GridShape {
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let rows = Int(parts[0]), let columns = Int(parts[1]),
               let shape = try? GridShape(rows: rows, columns: columns) else {
@@ -168,7 +167,7 @@ enum ConfigValues {
         return shape
     }
 
-    static func color(_ text: String) throws(ValueProblem) -> Color {
+    package static func color(_ text: String) throws(ValueProblem) -> Color {
         guard let color = Color(hex: text) else {
             throw ValueProblem("expected a colour as #RRGGBB (e.g. #2E9BFF), got '\(text)'")
         }
@@ -176,7 +175,7 @@ enum ConfigValues {
     }
 
     /// Parsed into the matrix here, once: every part that maps touches takes this value.
-    static func calibration(_ text: String) throws(ValueProblem) -> CalibrationMatrix {
+    package static func calibration(_ text: String) throws(ValueProblem) -> CalibrationMatrix {
         let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard fields.count == 6 else {
             throw ValueProblem("expected 6 numbers 'a b c d e f' (a LIBINPUT_CALIBRATION_MATRIX), got \(fields.count)")
@@ -194,7 +193,7 @@ enum ConfigValues {
 
     /// A message: every `{name}` must be one of its values, and `%d` may appear once where
     /// the message had a number before names existed (with the same meaning).
-    static func template(_ text: String, _ values: MessageValues) throws(ValueProblem) -> String {
+    package static func template(_ text: String, _ values: MessageValues) throws(ValueProblem) -> String {
         do throws(MessageTemplateProblem) {
             try MessageTemplate.check(text, accepts: values)
         } catch {
@@ -209,7 +208,7 @@ enum ConfigValues {
     /// Read and its chunks checked now, so a missing, broken or absurd image is a config
     /// error at its line and never a blank screen; the images in effect are decoded, all
     /// together within their pixel budget, by `ConfigVerdict.namedFiles`.
-    static func pngImage(_ text: String, _ source: ValueSource) throws(ValueProblem) -> String {
+    package static func pngImage(_ text: String, _ source: ValueSource) throws(ValueProblem) -> String {
         let image = try path(text, source)
         do throws(ThemeImageProblem) {
             _ = try ThemeImageCheck.check(image)
@@ -219,7 +218,7 @@ enum ConfigValues {
         return image
     }
 
-    static func beeper(_ text: String, _ source: ValueSource) throws(ValueProblem) -> BeeperChoice {
+    package static func beeper(_ text: String, _ source: ValueSource) throws(ValueProblem) -> BeeperChoice {
         switch text {
         case "auto": return .auto
         case "off": return .off
@@ -231,7 +230,7 @@ enum ConfigValues {
     }
 
     /// `off`, or up to `ToneStep.mostSteps` steps `HZ:MS` separated by commas; 0 Hz is a rest.
-    static func sound(_ text: String) throws(ValueProblem) -> [ToneStep] {
+    package static func sound(_ text: String) throws(ValueProblem) -> [ToneStep] {
         if text == "off" { return [] }
         let hz = ToneStep.allowedHertz
         let ms = ToneStep.allowedMilliseconds
@@ -252,30 +251,30 @@ enum ConfigValues {
         return steps
     }
 
-    static func schedule(_ text: String) throws(ValueProblem) -> LockoutSchedule {
+    package static func schedule(_ text: String) throws(ValueProblem) -> LockoutSchedule {
         do throws(LockoutScheduleError) { return try LockoutSchedule(text: text) } catch { throw ValueProblem(error.description) }
     }
 
     /// The whole PHC string, as `verify` will read it: a hash that passes here can match.
-    static func argon2Hash(_ text: String) throws(ValueProblem) -> String {
+    package static func argon2Hash(_ text: String) throws(ValueProblem) -> String {
         guard text.hasPrefix("$argon2id$") else {
             throw ValueProblem("expected an argon2id hash starting with $argon2id$ (make one with 'gridlock hash'), got '\(abbreviated(text))'")
         }
-        guard PatternHasher.isWellFormedArgon2idHash(text) else {
+        guard Argon2idHash.isWellFormed(text) else {
             throw ValueProblem(
                 "malformed argon2id hash '\(abbreviated(text))': expected $argon2id$v=19$m=KIB,t=PASSES,p=1$SALT$KEY with a cost libsodium accepts, a salt of at least 8 and a key of at least 16 bytes in unpadded base64 (copy it whole from 'gridlock hash'); this pattern could never match")
         }
         return text
     }
 
-    static func argv(_ text: String) throws(ValueProblem) -> [String] {
+    package static func argv(_ text: String) throws(ValueProblem) -> [String] {
         do throws(ArgvError) { return try ArgvSplitter.split(text) } catch { throw ValueProblem(error.description) }
     }
 
-    static let maximumPatternNameLength = 64
+    package static let maximumPatternNameLength = 64
 
     /// `[A-Za-z0-9_.-]{1,64}`: safe in logs, file names and the child's environment.
-    static func isPatternName(_ name: String) -> Bool {
+    package static func isPatternName(_ name: String) -> Bool {
         (1...maximumPatternNameLength).contains(name.utf8.count)
             && name.utf8.allSatisfy { c in
                 (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c)
@@ -287,7 +286,7 @@ enum ConfigValues {
     /// keyword in other letters (`AUTO`, `Off`, `Name:`) would otherwise be taken for a
     /// path or a name, and is refused instead. Booleans alone take any case.
     /// `relativePath`: the value may also be a relative path, which the message says how to write.
-    static func refuseMiscased(
+    package static func refuseMiscased(
         _ text: String, keywords: [String], prefixes: [String] = [], relativePath: Bool = false
     ) throws(ValueProblem) {
         let lower = text.lowercased()
@@ -298,7 +297,7 @@ enum ConfigValues {
         throw ValueProblem("keywords are lower case: write '\(meant)', not '\(text)'\(file)")
     }
 
-    static func alternatives(_ words: [String]) -> String {
+    package static func alternatives(_ words: [String]) -> String {
         switch words.count {
         case 0: ""
         case 1: words[0]

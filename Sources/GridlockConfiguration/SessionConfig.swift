@@ -28,7 +28,7 @@ public struct SessionConfig: Hashable, Sendable {
 
 extension ConfigValues {
     /// `allow-users=alice, 1000`: names (looked up now, so a typo is a FILE:LINE error) or uids.
-    static func userList(_ text: String) throws(ValueProblem) -> [UInt32] {
+    package static func userList(_ text: String) throws(ValueProblem) -> [UInt32] {
         let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
         guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
             throw ValueProblem("expected user names or uids separated by commas, got '\(text)'")
@@ -43,7 +43,7 @@ extension ConfigValues {
     }
 
     /// `allow-group=gridlock-face`: a name (looked up now) or a gid.
-    static func groupName(_ text: String) throws(ValueProblem) -> UInt32 {
+    package static func groupName(_ text: String) throws(ValueProblem) -> UInt32 {
         guard !text.isEmpty else { throw ValueProblem("expected a group name or a gid, got nothing") }
         if let gid = UInt32(text) { return gid }
         guard let gid = UserDatabase.groupID(named: text) else { throw ValueProblem("no group '\(text)' on this system") }
@@ -51,7 +51,7 @@ extension ConfigValues {
     }
 
     /// An absolute path short enough for a socket address (108 bytes with its NUL).
-    static func socketPath(_ text: String) throws(ValueProblem) -> String {
+    package static func socketPath(_ text: String) throws(ValueProblem) -> String {
         guard text.hasPrefix("/") else { throw ValueProblem("expected an absolute path, got '\(text)'") }
         guard text.utf8.count < 108 else { throw ValueProblem("a socket path has at most 107 bytes, '\(text)' has \(text.utf8.count)") }
         guard !text.hasSuffix("/") else { throw ValueProblem("expected the socket's path, not a folder: '\(text)'") }

@@ -20,7 +20,7 @@ public enum ConfigWhitespace {
     public static func isStrippedByReader(_ scalar: Unicode.Scalar) -> Bool { scalar.isASCII && contains(scalar) }
 
     /// A byte that is one of those (`IniReader` works on a line's bytes).
-    static func isStrippedByReader(byte: UInt8) -> Bool { byte < 0x80 && contains(Unicode.Scalar(byte)) }
+    package static func isStrippedByReader(byte: UInt8) -> Bool { byte < 0x80 && contains(Unicode.Scalar(byte)) }
 
     /// The whitespace at the start or the end of `text`, the first found; nil when there is none.
     public static func atEitherEnd(of text: String) -> Unicode.Scalar? {
@@ -31,7 +31,7 @@ public enum ConfigWhitespace {
     }
 
     /// `text` without what inih strips from both ends.
-    static func strippedByReader(_ text: String) -> String {
+    package static func strippedByReader(_ text: String) -> String {
         var scalars = Substring(text).unicodeScalars[...]
         while let first = scalars.first, isStrippedByReader(first) { scalars = scalars.dropFirst() }
         while let last = scalars.last, isStrippedByReader(last) { scalars = scalars.dropLast() }

@@ -21,7 +21,7 @@ public struct ThemeSettings: Hashable, Sendable {
 /// an `[on EVENT]` hook) is refused at its FILE:LINE rather than skipped, so a daemon config
 /// handed over by mistake fails loudly instead of leaking through a second reader.
 public enum ThemeFile {
-    static let presentationSections: Set<String> = ["theme", "grid", "display", "session"]
+    package static let presentationSections: Set<String> = ["theme", "grid", "display", "session"]
 
     /// The settings, or every problem of the file (exit 78 like any config error).
     public static func load(path: String) throws(ConfigError) -> ThemeSettings {
@@ -55,7 +55,7 @@ public enum ThemeFile {
         let config = assembler.finish(servesFaces: false)
         var problems = assembler.diagnostics + refused
         if problems.isEmpty {
-            problems += ConfigVerdict.namedFiles(config, at: assembler.keyLocations, mainFile: path, sections: presentationSections)
+            problems += NamedFileCheck.problems(config, at: assembler.keyLocations, mainFile: path, sections: presentationSections)
         }
         guard problems.isEmpty else {
             throw ConfigError(diagnostics: problems.enumerated().sorted {
@@ -67,7 +67,7 @@ public enum ThemeFile {
 
     /// Why a section may not be in a theme file; nil for the presentation sections and for
     /// names the schema does not know (the assembler says those, with the closest name).
-    static func refusal(ofSection header: String) -> String? {
+    package static func refusal(ofSection header: String) -> String? {
         let word = header.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? header
         let only = "a theme file holds only [theme], [grid], [display] and [session]"
         switch word {

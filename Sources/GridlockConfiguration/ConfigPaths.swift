@@ -3,8 +3,8 @@ import LinuxSys
 /// The rule for paths inside config files: relative to the folder of the file that holds them,
 /// so a drop-in shipped with its own font works wherever it is installed. Results are absolute,
 /// because the daemon may change directory later.
-enum ConfigPaths {
-    static func resolve(_ value: String, relativeTo file: String, currentDirectory: String) -> String {
+package enum ConfigPaths {
+    package static func resolve(_ value: String, relativeTo file: String, currentDirectory: String) -> String {
         if value.hasPrefix("/") { return value }
         var folder: String
         if let slash = file.lastIndex(of: "/") {
@@ -22,7 +22,7 @@ enum ConfigPaths {
     /// `.` and `..` removed lexically (`/etc/gridlock/conf.d/../fonts/a.ttf` ->
     /// `/etc/gridlock/fonts/a.ttf`), so logs and safety checks name the real folder.
     /// Lexical is right here: the path is only ever opened, never compared with a link's target.
-    static func normalised(_ path: String) -> String {
+    package static func normalised(_ path: String) -> String {
         var parts: [Substring] = []
         for part in path.split(separator: "/") {
             switch part {
@@ -34,11 +34,11 @@ enum ConfigPaths {
         return "/" + parts.joined(separator: "/")
     }
 
-    static func dropInDirectory(of mainFile: String) -> String { mainFile + ".d" }
+    package static func dropInDirectory(of mainFile: String) -> String { mainFile + ".d" }
 
     /// The main file, then its drop-ins in the order they apply; with a stand-in, its file in
     /// the place of the drop-in it stands in for, whether that exists yet or not.
-    static func files(of mainFile: String, standIn: DropInStandIn? = nil) throws(SystemCallError) -> [String] {
+    package static func files(of mainFile: String, standIn: DropInStandIn? = nil) throws(SystemCallError) -> [String] {
         let directory = dropInDirectory(of: mainFile)
         var names = try dropInNames(in: directory) ?? []
         guard let standIn else { return [mainFile] + names.map { directory + "/" + $0 } }
@@ -52,7 +52,7 @@ enum ConfigPaths {
 
     /// Names in `directory` ending in `.conf`, hidden files and directories left out, in byte order;
     /// nil when the directory does not exist (drop-ins are optional).
-    static func dropInNames(in directory: String) throws(SystemCallError) -> [String]? {
+    package static func dropInNames(in directory: String) throws(SystemCallError) -> [String]? {
         let entries: [String]
         do {
             entries = try Directory.entries(directory)
@@ -73,9 +73,14 @@ enum ConfigPaths {
 
 /// A drop-in read from another file than its own: a new drop-in judged under a temporary
 /// name, with the whole configuration, before it is renamed into place (`Enrollment.store`).
-struct DropInStandIn: Hashable, Sendable {
+package struct DropInStandIn: Hashable, Sendable {
     /// The name the drop-in will have in the drop-in folder (`50-door.conf`).
-    var name: String
+    package var name: String
     /// Where it is read from until then.
-    var readFrom: String
+    package var readFrom: String
+
+    package init(name: String, readFrom: String) {
+        self.name = name
+        self.readFrom = readFrom
+    }
 }

@@ -1,7 +1,7 @@
 /// The "did you mean" of unknown keys and sections: the known name nearest by edit distance,
 /// if it is near enough to be a typo rather than a different idea.
-enum ClosestName {
-    static func suggestion(for name: String, among known: [String]) -> String? {
+package enum ClosestName {
+    package static func suggestion(for name: String, among known: [String]) -> String? {
         let limit = max(1, min(3, name.count / 3))
         var best: (name: String, distance: Int)? = nil
         for candidate in known {
@@ -12,7 +12,7 @@ enum ClosestName {
     }
 
     /// Levenshtein distance, where swapping two neighbours counts once (the commonest typo).
-    static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }

@@ -1,6 +1,6 @@
 /// CRC-32 (IEEE 802.3, as in zlib and `cksum -o 3`): detects a torn or bit-rotted state
 /// file. Not a defence against someone who can write the file; its mode is.
-enum CRC32 {
+package enum CRC32 {
     private static let table: [UInt32] = (0..<256).map { index in
         var value = UInt32(index)
         for _ in 0..<8 {
@@ -9,7 +9,7 @@ enum CRC32 {
         return value
     }
 
-    static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
+    package static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)

@@ -4,7 +4,7 @@ import GridlockCore
 /// patterns accumulate. Every value is checked where it is written, even one a later file
 /// overrides, so no file on disk holds a mistake that merely happens to be hidden today.
 /// What each key accepts and where it goes is `ConfigSchema`'s; this only drives it.
-struct ConfigAssembler {
+package struct ConfigAssembler {
     private(set) var diagnostics: [ConfigDiagnostic] = []
     /// Worth saying, not worth refusing the configuration for.
     private(set) var warnings: [ConfigDiagnostic] = []
@@ -12,17 +12,17 @@ struct ConfigAssembler {
     private let currentDirectory: String
     /// Where the value in effect for `section.key` was written, for checks that span keys.
     private var origins: [String: SourceLocation] = [:]
-    var keyLocations: [String: SourceLocation] { origins }
+    package var keyLocations: [String: SourceLocation] { origins }
     private var patternOrigins: [String: SourceLocation] = [:]
     private var patternGridLines: [String: SourceLocation] = [:]
     /// `[on EVENT]` sections of each event, every file's keys applied in order.
     private var hooks: [HookEvent: (draft: HookDraft, header: SourceLocation, lines: [String: SourceLocation])] = [:]
 
-    init(currentDirectory: String) {
+    package init(currentDirectory: String) {
         self.currentDirectory = currentDirectory
     }
 
-    mutating func add(_ file: IniFile) {
+    package mutating func add(_ file: IniFile) {
         diagnostics += file.diagnostics
         /// First line of each key per section name in this file: a key twice in one file is ambiguous.
         var firstLines: [String: [String: Int]] = [:]
@@ -39,7 +39,7 @@ struct ConfigAssembler {
 
     /// The checks that need the final values of several keys. A face's theme file
     /// (`servesFaces` false) has a `[session]` that says where to connect, not whom to let in.
-    mutating func finish(servesFaces: Bool = true) -> GridlockConfig {
+    package mutating func finish(servesFaces: Bool = true) -> GridlockConfig {
         var config = draft.config
         config.grid.shape = (try? GridShape(rows: draft.rows, columns: draft.columns)) ?? .standard
         if config.grid.minNodes > config.grid.shape.nodeCount, let at = origins["grid.min-nodes"] {
@@ -135,7 +135,7 @@ struct ConfigAssembler {
     // MARK: - [pattern NAME]
 
     /// The NAME of a `[pattern NAME]` header ("" when it has none), or nil for any other section.
-    static func patternName(inHeader header: String) -> String? {
+    package static func patternName(inHeader header: String) -> String? {
         let words = header.split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == "\t" })
         guard words.first.map(String.init) == ConfigSchema.pattern.name else { return nil }
         return words.count > 1 ? String(words[1].drop(while: { $0 == " " || $0 == "\t" })) : ""

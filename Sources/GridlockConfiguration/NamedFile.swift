@@ -1,11 +1,10 @@
-import GridlockDisplay
 import GridlockRendering
 import LinuxSys
 
 /// What a key's path names, and so how `ConfigVerdict` checks it. Every key whose value
 /// can be a path says which kind (`ValueType.naming`): a test tries each such key of the
 /// schema with a FIFO, a device, a folder and a dangling link.
-enum NamedFileKind: String, Sendable, CaseIterable {
+package enum NamedFileKind: String, Sendable, CaseIterable {
     /// A PNG read whole; all of a theme's images together within `ThemeImageBudget`.
     case themeImage
     /// A font file (when the value is one, not a family), mapped as the renderer maps it.
@@ -26,9 +25,9 @@ enum NamedFileKind: String, Sendable, CaseIterable {
 }
 
 /// How a value type names files: its kind, and the paths in one parsed value.
-struct NamedFile<Value>: Sendable {
-    let kind: NamedFileKind
-    let paths: @Sendable (Value) -> [String]
+package struct NamedFile<Value>: Sendable {
+    package let kind: NamedFileKind
+    package let paths: @Sendable (Value) -> [String]
 }
 
 /// The rules for each kind but theme images (checked together, `ThemeImageCheck`).
@@ -39,14 +38,14 @@ struct NamedFile<Value>: Sendable {
 /// so `/dev/zero` or a FIFO is refused; a node that is not there (an unplugged device,
 /// or a link to one, as udev's by-id links are while it is away) is not an error, since
 /// gridlockd waits for it to appear.
-enum NamedFileCheck {
+package enum NamedFileCheck {
     /// Linux's INPUT_MAJOR: every evdev node.
-    static let inputMajor: UInt32 = 13
+    package static let inputMajor: UInt32 = 13
     /// Linux's DRM_MAJOR: every card and render node.
-    static let drmMajor: UInt32 = 226
+    package static let drmMajor: UInt32 = 226
 
     /// Why the file or device at `path` cannot serve as `kind` under `config`; nil if it can.
-    static func problem(_ kind: NamedFileKind, _ path: String, in config: GridlockConfig) -> String? {
+    package static func problem(_ kind: NamedFileKind, _ path: String, in config: GridlockConfig) -> String? {
         switch kind {
         case .themeImage:
             return nil
@@ -55,12 +54,11 @@ enum NamedFileCheck {
             return nil
         case .touchDevice:
             guard config.touch.backend == .replay else { return deviceProblem(path, major: inputMajor, "an input device") }
-            do {
-                try DaemonParts.checkRecording(path)
+            do throws(RecordingFileError) {
+                try RecordingFile.check(path)
                 return nil
             } catch {
-                if case .touch(let reason) = error { return reason }
-                return "\(error)"
+                return error.reason
             }
         case .beeper:
             return deviceProblem(path, major: inputMajor, "an input device")
@@ -112,5 +110,42 @@ enum NamedFileCheck {
         } catch {
             return "'\(path)': \(error.errno.text)"
         }
+    }
+}
+
+extension NamedFileCheck {
+    /// Every file and device the values in effect name, checked by its kind
+    /// (`NamedFileCheck`) and reported at the line of its key: the schema says which keys
+    /// name one, so a new path key is checked without a line here. Theme images are
+    /// checked together: their pixels share one budget, and each is decoded as the
+    /// renderer will decode it.
+    /// `sections`: only the keys of these (a theme file's), when given.
+    public static func problems(
+        _ config: GridlockConfig, at locations: [String: SourceLocation], mainFile: String, sections: Set<String>? = nil
+    ) -> [ConfigDiagnostic] {
+        let draft = ConfigDraft(config: config)
+        var problems: [ConfigDiagnostic] = []
+        var images: [(label: String, path: String, at: SourceLocation)] = []
+        for section in ConfigSchema.sections where sections?.contains(section.name) ?? true {
+            for key in section.keys {
+                guard let kind = key.namedFile else { continue }
+                let written = locations["\(section.name).\(key.name)"]
+                // A default names a file too (the state file's): said as such, at the main file.
+                let label = "[\(section.name)] \(key.name)" + (written == nil ? " (its default)" : "")
+                let at = written ?? SourceLocation(file: mainFile, line: 0)
+                for path in key.namedPaths(draft) {
+                    if kind == .themeImage {
+                        images.append((label, path, at))
+                    } else if let problem = NamedFileCheck.problem(kind, path, in: config) {
+                        problems.append(ConfigDiagnostic(location: at, message: "\(label): \(problem)"))
+                    }
+                }
+            }
+        }
+        for (index, problem) in ThemeImageCheck.problems(of: images.map(\.path)) {
+            let image = images[index]
+            problems.append(ConfigDiagnostic(location: image.at, message: "\(image.label): cannot use '\(image.path)': \(problem)"))
+        }
+        return problems
     }
 }

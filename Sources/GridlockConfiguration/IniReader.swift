@@ -2,27 +2,46 @@ import CInih
 import LinuxSys
 
 /// One `key=value` line.
-struct IniEntry: Hashable, Sendable {
-    var key: String
-    var value: String
-    var line: Int
+package struct IniEntry: Hashable, Sendable {
+    package var key: String
+    package var value: String
+    package var line: Int
+
+    package init(key: String, value: String, line: Int) {
+        self.key = key
+        self.value = value
+        self.line = line
+    }
 }
 
 /// A `[section]` header and the entries under it, until the next header.
-struct IniSection: Hashable, Sendable {
+package struct IniSection: Hashable, Sendable {
     /// Exactly the text between the brackets: inih would cut it at 49 bytes, this does not.
-    var name: String
-    var line: Int
-    var entries: [IniEntry]
+    package var name: String
+    package var line: Int
+    package var entries: [IniEntry]
+
+    package init(name: String, line: Int, entries: [IniEntry]) {
+        self.name = name
+        self.line = line
+        self.entries = entries
+    }
 }
 
 /// One config file as inih reads it, plus every problem found at the level of lines.
-struct IniFile: Sendable {
-    var path: String
+package struct IniFile: Sendable {
+    package var path: String
     /// What was read, to tell later whether the file still holds it (`ConfigVerdict`).
-    var content: FileContentDigest?
-    var sections: [IniSection] = []
-    var diagnostics: [ConfigDiagnostic] = []
+    package var content: FileContentDigest?
+    package var sections: [IniSection] = []
+    package var diagnostics: [ConfigDiagnostic] = []
+
+    package init(path: String, content: FileContentDigest? = nil, sections: [IniSection] = [], diagnostics: [ConfigDiagnostic] = []) {
+        self.path = path
+        self.content = content
+        self.sections = sections
+        self.diagnostics = diagnostics
+    }
 }
 
 /// The adapter around libinih: the only code of the config loader that talks to C.
@@ -32,11 +51,11 @@ struct IniFile: Sendable {
 /// `ini_parse_stream` one line per reader call, and the handler takes the number of the line the
 /// reader returned last. inih calls the handler only for keys, so headers, comments and broken
 /// lines are sorted out here from the raw lines afterwards, following inih's own rules.
-enum IniReader {
+package enum IniReader {
     /// A config is a few kilobytes; a file this large is a mistake (or an attack), not a config.
-    static let maximumFileBytes = 1 << 20
+    package static let maximumFileBytes = 1 << 20
 
-    static func read(path: String) -> IniFile {
+    package static func read(path: String) -> IniFile {
         var file = IniFile(path: path)
         let bytes: [UInt8]
         do {
@@ -50,7 +69,7 @@ enum IniReader {
 
     /// `bytes` read as the file `path`: what `read` does after reading, and how a line about to
     /// be written is read back before it is (`IniValueCheck`).
-    static func parse(_ bytes: [UInt8], path: String) -> IniFile {
+    package static func parse(_ bytes: [UInt8], path: String) -> IniFile {
         var file = IniFile(path: path)
         file.content = FileContentDigest(bytes)
         let lines = splitLines(bytes)
@@ -64,7 +83,7 @@ enum IniReader {
     }
 
     /// Lines without their terminator (`\n`, or `\r\n` from a Windows editor), a leading UTF-8 BOM dropped.
-    static func splitLines(_ bytes: [UInt8]) -> [[UInt8]] {
+    package static func splitLines(_ bytes: [UInt8]) -> [[UInt8]] {
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         var lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
@@ -75,15 +94,15 @@ enum IniReader {
     }
 
     private final class ParseState {
-        let lines: [[UInt8]]
-        var next = 0
+        package let lines: [[UInt8]]
+        package var next = 0
         /// The `num` inih passed: its line buffer, terminator and NUL included.
-        var bufferSize = Int(INI_MAX_LINE)
-        var tooLong: Set<Int> = []
-        var withNul: Set<Int> = []
-        var entries: [Int: (key: String, value: String)] = [:]
+        package var bufferSize = Int(INI_MAX_LINE)
+        package var tooLong: Set<Int> = []
+        package var withNul: Set<Int> = []
+        package var entries: [Int: (key: String, value: String)] = [:]
 
-        init(lines: [[UInt8]]) { self.lines = lines }
+        package init(lines: [[UInt8]]) { self.lines = lines }
     }
 
     private static let readLine: ini_reader = { buffer, size, stream in
