@@ -48,7 +48,11 @@ let package = Package(
         // Pure Swift; libm only because the standard library's rounding and square root call it on Linux.
         .target(name: "GridlockCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "LinuxSys", dependencies: ["CLinux", "GridlockCore"]),
-        .target(name: "GridlockInput", dependencies: ["GridlockCore", "LinuxSys", "CEvdev"]),
+        // Touch as data: evemu recordings, the decoder (MT protocol A/B), the coordinate mapper
+        // and the calibration fit; no C library.
+        .target(name: "GridlockInput", dependencies: ["GridlockCore", "LinuxSys"]),
+        // The libevdev adapter: input devices, their choice, the EV_SND beeper, recording.
+        .target(name: "GridlockEvdev", dependencies: ["GridlockCore", "GridlockInput", "LinuxSys", "CEvdev"]),
         // Draws scenes: cairo, text shaping and theme images. Linked by the programs that draw.
         .target(name: "GridlockRendering", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CHarfBuzz", "CZlib"]),
         // Shows what was drawn: DRM/KMS and the PNG and null outputs.
@@ -63,17 +67,17 @@ let package = Package(
         .target(name: "GridlockArguments", dependencies: ["GridlockCore"]),
         .target(
             name: "GridlockDaemon",
-            dependencies: ["GridlockCore", "GridlockConfiguration", "GridlockArguments", "GridlockInput", "GridlockDisplay", "GridlockRendering", "LinuxSys", "CInih", "CSodium"]
+            dependencies: ["GridlockCore", "GridlockConfiguration", "GridlockArguments", "GridlockInput", "GridlockEvdev", "GridlockDisplay", "GridlockRendering", "LinuxSys", "CInih", "CSodium"]
         ),
         // `gridlock bench`'s scene, recordings, timings and instruction counts; what the
         // benchmark runs is the daemon, through its roles.
-        .target(name: "GridlockBench", dependencies: ["GridlockCore", "GridlockDaemon", "GridlockConfiguration", "GridlockRendering", "GridlockInput", "LinuxSys"]),
+        .target(name: "GridlockBench", dependencies: ["GridlockCore", "GridlockDaemon", "GridlockConfiguration", "GridlockRendering", "GridlockInput", "GridlockEvdev", "LinuxSys"]),
         // A lock face in a user's session: the session socket's client side and the face's
         // shell; the Wayland adapter draws and reads the finger for it.
         .target(name: "GridlockFace", dependencies: ["GridlockCore", "LinuxSys"]),
         .target(name: "GridlockWayland", dependencies: ["CWaylandClient", "CWaylandProtocols", "LinuxSys", "GridlockCore"]),
         .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "LinuxSys"]),
-        .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys"]),
+        .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "GridlockEvdev", "LinuxSys"]),
         // The lock face: a Wayland client run as the session's user. The only program that
         // links libwayland; gridlockd and gridlock never do.
         .executableTarget(
@@ -89,16 +93,16 @@ let package = Package(
         // The fuzz targets' code, shared by the fuzzers (Fuzz/Package.swift) and the test that
         // replays their regression inputs; plain Swift, built with everything else.
         .target(
-            name: "GridlockFuzzing", dependencies: ["GridlockCore", "GridlockInput", "GridlockDaemon", "GridlockConfiguration", "LinuxSys", "CSodium"],
+            name: "GridlockFuzzing", dependencies: ["GridlockCore", "GridlockInput", "GridlockEvdev", "GridlockDaemon", "GridlockConfiguration", "LinuxSys", "CSodium"],
             path: "Fuzz/Targets"),
 
         .testTarget(name: "GridlockCoreTests", dependencies: ["GridlockCore"]),
         .testTarget(name: "LinuxSysTests", dependencies: ["LinuxSys", "GridlockCore"]),
-        .testTarget(name: "GridlockInputTests", dependencies: ["GridlockInput", "GridlockCore", "LinuxSys"]),
+        .testTarget(name: "GridlockInputTests", dependencies: ["GridlockInput", "GridlockEvdev", "GridlockCore", "LinuxSys"]),
         .testTarget(name: "GridlockDisplayTests", dependencies: ["GridlockDisplay", "GridlockRendering", "GridlockCore", "LinuxSys", "CDRM"]),
         .testTarget(name: "GridlockWaylandTests", dependencies: ["GridlockWayland", "LinuxSys", "GridlockCore"]),
         .testTarget(
             name: "GridlockDaemonTests",
-            dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockFuzzing", "GridlockFace", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "LinuxSys", "CSodium"]),
+            dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockFuzzing", "GridlockFace", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "GridlockEvdev", "LinuxSys", "CSodium"]),
     ]
 )

@@ -1,4 +1,5 @@
 import GridlockInput
+import GridlockEvdev
 
 extension FuzzTargets {
     /// `EvemuRecording(parsing:)`, which reads fixtures, `gridlock replay` recordings and

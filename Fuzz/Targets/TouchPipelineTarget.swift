@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockInput
+import GridlockEvdev
 
 extension FuzzTargets {
     /// Arbitrary kernel event streams through `TouchPipeline` (decoder and mapper) into a

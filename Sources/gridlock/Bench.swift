@@ -4,6 +4,7 @@ import GridlockCore
 import GridlockBench
 import GridlockDaemon
 import GridlockInput
+import GridlockEvdev
 import LinuxSys
 
 let benchCommand = Command(

@@ -2,6 +2,7 @@ import GridlockConfiguration
 import GridlockArguments
 import GridlockDaemon
 import GridlockInput
+import GridlockEvdev
 import LinuxSys
 
 let calibrateCommand = Command(

@@ -2,6 +2,7 @@ import GridlockConfiguration
 import GridlockArguments
 import GridlockDaemon
 import GridlockInput
+import GridlockEvdev
 
 let devicesCommand = Command(
     name: "devices",

@@ -3,6 +3,7 @@ import GridlockConfiguration
 import GridlockCore
 import GridlockDaemon
 import GridlockInput
+import GridlockEvdev
 import LinuxSys
 
 let recordCommand = Command(

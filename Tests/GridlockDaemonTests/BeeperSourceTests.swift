@@ -1,6 +1,7 @@
 import Foundation
 import GridlockCore
 import GridlockInput
+import GridlockEvdev
 import LinuxSys
 import Testing
 @testable import GridlockConfiguration

@@ -3,6 +3,7 @@ import GridlockCore
 import GridlockDisplay
 import GridlockRendering
 import GridlockInput
+import GridlockEvdev
 import LinuxSys
 import Testing
 @testable import GridlockConfiguration

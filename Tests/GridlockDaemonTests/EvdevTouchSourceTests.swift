@@ -4,6 +4,7 @@ import GridlockCore
 @testable import GridlockConfiguration
 @testable import GridlockDaemon
 import GridlockInput
+import GridlockEvdev
 import LinuxSys
 import Testing
 

@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockInput
+import GridlockEvdev
 import LinuxSys
 import Testing
 @testable import GridlockBench

@@ -1,5 +1,6 @@
 import Foundation
 import GridlockInput
+import GridlockEvdev
 import Testing
 
 @testable import GridlockConfiguration

@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockInput
+import GridlockEvdev
 import Testing
 @testable import GridlockConfiguration
 @testable import GridlockDaemon

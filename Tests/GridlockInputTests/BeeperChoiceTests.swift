@@ -1,6 +1,7 @@
 import LinuxSys
 import Testing
 @testable import GridlockInput
+@testable import GridlockEvdev
 
 @Suite("beeper choice: EV_SND devices, SND_TONE before SND_BELL")
 struct BeeperChoiceTests {

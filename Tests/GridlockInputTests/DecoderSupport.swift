@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockInput
+import GridlockEvdev
 
 /// One decoded step with its frame time.
 struct Step: Equatable {

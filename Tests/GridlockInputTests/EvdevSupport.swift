@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockInput
+import GridlockEvdev
 import LinuxSys
 
 /// A scripted device: what libevdev would return in normal and in sync mode, and the

@@ -2,6 +2,7 @@ import GridlockCore
 import Testing
 
 @testable import GridlockInput
+@testable import GridlockEvdev
 
 /// The byte path of the evemu reader must read every text exactly as the `Character` path
 /// does: the same events and description, or the same error at the same line.

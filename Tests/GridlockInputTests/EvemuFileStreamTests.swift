@@ -1,5 +1,6 @@
 import Foundation
 import GridlockInput
+import GridlockEvdev
 import LinuxSys
 import Testing
 

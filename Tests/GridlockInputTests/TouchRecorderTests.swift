@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import GridlockCore
 import GridlockInput
+import GridlockEvdev
 import LinuxSys
 import Testing
 

@@ -1,4 +1,5 @@
 import GridlockInput
+import GridlockEvdev
 import Testing
 
 @Suite("TouchscreenClassifier")

@@ -1,6 +1,7 @@
 import GridlockConfiguration
 import GridlockCore
 import GridlockInput
+import GridlockEvdev
 import LinuxSys
 
 extension DaemonParts {

@@ -1,6 +1,7 @@
 import GridlockConfiguration
 import GridlockCore
 import GridlockInput
+import GridlockEvdev
 import LinuxSys
 
 /// `[touch] backend=evdev`: one touch panel read through libevdev, chosen as `device=`

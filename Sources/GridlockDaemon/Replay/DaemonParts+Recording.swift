@@ -2,6 +2,7 @@ import GridlockConfiguration
 import GridlockCore
 import GridlockDisplay
 import GridlockInput
+import GridlockEvdev
 import LinuxSys
 
 extension DaemonParts {

@@ -3,6 +3,7 @@ import GridlockCore
 import GridlockDisplay
 import GridlockRendering
 import GridlockInput
+import GridlockEvdev
 import LinuxSys
 
 /// `gridlock replay`: gridlockd on a recording. The same `Daemon`, wired the same way,

@@ -1,3 +1,4 @@
+import GridlockInput
 import LinuxSys
 
 /// Reading `/dev/input`: which event nodes exist and what each one is.

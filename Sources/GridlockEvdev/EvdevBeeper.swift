@@ -1,3 +1,4 @@
+import GridlockInput
 import CEvdev
 import LinuxSys
 

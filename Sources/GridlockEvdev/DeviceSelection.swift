@@ -1,3 +1,4 @@
+import GridlockInput
 /// Which device `[touch] device=` asks for.
 public enum DeviceSelector: Hashable, Sendable, CustomStringConvertible {
     /// The first touchscreen, by udev's ID_INPUT_TOUCHSCREEN rule (`TouchscreenClassifier`).

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockInput
 import LinuxSys
 
 /// `gridlock record`: a device's description and events written as an evemu recording

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockInput
 import LinuxSys
 
 /// What one read from an evdev device gave (libevdev_next_event's outcomes).

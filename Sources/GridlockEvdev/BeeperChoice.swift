@@ -1,3 +1,4 @@
+import GridlockInput
 /// What an input device can sound: any pitch (SND_TONE), or only its own (SND_BELL).
 public enum BeeperKind: String, Hashable, Sendable {
     case tone = "SND_TONE"

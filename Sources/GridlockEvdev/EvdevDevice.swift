@@ -1,5 +1,6 @@
 import CEvdev
 import GridlockCore
+import GridlockInput
 import LinuxSys
 
 /// Why a device could not be opened or used; always names the device.

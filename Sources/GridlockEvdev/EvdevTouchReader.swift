@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockInput
 import LinuxSys
 
 /// The read loop of one device: drains an `EvdevEventSource` into a `TouchPipeline` on

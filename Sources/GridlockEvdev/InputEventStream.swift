@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockInput
 import LinuxSys
 
 /// Binary `struct input_event`s read from a non-blocking descriptor (a pipe) as an

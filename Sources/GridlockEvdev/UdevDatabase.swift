@@ -1,3 +1,4 @@
+import GridlockInput
 import LinuxSys
 
 /// The few udev properties gridlock reads, straight from udev's database files
