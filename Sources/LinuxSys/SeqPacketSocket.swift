@@ -183,8 +183,12 @@ public final class SeqPacketListener {
             umask(previous)
             if result != 0 { throw SystemCallError(operation: "bind", path: "\(folder)/\(hidden)", errno: bindErrno) }
             bound = true
-            _ = try systemCall("fchownat", path: "\(folder)/\(hidden)") {
-                fchownat(folderFD, hidden, uid_t.max, group ?? gid_t.max, AT_SYMLINK_NOFOLLOW)
+            // Only for a group: gridlockd's unit filters the chown calls out (@privileged),
+            // and without one there is nothing to change.
+            if let group {
+                _ = try systemCall("fchownat", path: "\(folder)/\(hidden)") {
+                    fchownat(folderFD, hidden, uid_t.max, group, AT_SYMLINK_NOFOLLOW)
+                }
             }
             _ = try systemCall("fchmodat", path: "\(folder)/\(hidden)") { fchmodat(folderFD, hidden, mode, 0) }
             _ = try systemCall("listen", path: path) { listen(fd, backlog) }
