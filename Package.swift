@@ -71,7 +71,7 @@ let package = Package(
         ),
         // `gridlock bench`'s scene, recordings, timings and instruction counts; what the
         // benchmark runs is the daemon, through its roles.
-        .target(name: "GridlockBench", dependencies: ["GridlockCore", "GridlockDaemon", "GridlockConfiguration", "GridlockRendering", "GridlockInput", "GridlockEvdev", "LinuxSys"]),
+        .target(name: "GridlockBench", dependencies: ["GridlockCore", "GridlockDaemon", "GridlockRendering", "GridlockInput", "LinuxSys"]),
         // A lock face in a user's session: the session socket's client side and the face's
         // shell; the Wayland adapter draws and reads the finger for it.
         .target(name: "GridlockFace", dependencies: ["GridlockCore", "LinuxSys"]),
@@ -93,7 +93,7 @@ let package = Package(
         // The fuzz targets' code, shared by the fuzzers (Fuzz/Package.swift) and the test that
         // replays their regression inputs; plain Swift, built with everything else.
         .target(
-            name: "GridlockFuzzing", dependencies: ["GridlockCore", "GridlockInput", "GridlockEvdev", "GridlockDaemon", "GridlockConfiguration", "LinuxSys", "CSodium"],
+            name: "GridlockFuzzing", dependencies: ["GridlockCore", "GridlockInput", "GridlockDaemon", "LinuxSys", "CSodium"],
             path: "Fuzz/Targets"),
 
         .testTarget(name: "GridlockCoreTests", dependencies: ["GridlockCore"]),

@@ -1,4 +1,3 @@
-import GridlockConfiguration
 import CSodium
 import GridlockDaemon
 

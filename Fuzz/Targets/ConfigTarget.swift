@@ -1,4 +1,3 @@
-import GridlockConfiguration
 import GridlockDaemon
 import Glibc
 import LinuxSys

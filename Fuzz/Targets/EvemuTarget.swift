@@ -1,5 +1,4 @@
 import GridlockInput
-import GridlockEvdev
 
 extension FuzzTargets {
     /// `EvemuRecording(parsing:)`, which reads fixtures, `gridlock replay` recordings and

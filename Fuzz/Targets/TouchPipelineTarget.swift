@@ -1,6 +1,5 @@
 import GridlockCore
 import GridlockInput
-import GridlockEvdev
 
 extension FuzzTargets {
     /// Arbitrary kernel event streams through `TouchPipeline` (decoder and mapper) into a

@@ -1,4 +1,3 @@
-import GridlockConfiguration
 /// Where `gridlock bench` looks for the gridlockd it starts: beside gridlock (a build
 /// folder, `.build/release`), then in the `sbin` folder beside gridlock's `bin` folder (an
 /// installed system: `/usr/bin/gridlock` and `/usr/sbin/gridlockd`).

@@ -1,7 +1,5 @@
-import GridlockConfiguration
 import GridlockCore
 import GridlockInput
-import GridlockEvdev
 
 /// What `gridlock bench` feeds gridlockd's replay backend: a touchscreen's description
 /// (axes 0...4095, multitouch protocol B) with no events, for start-up, or with the

@@ -1,4 +1,3 @@
-import GridlockConfiguration
 import GridlockCore
 
 /// The benchmark scene, "pattern-lock frame" (described in docs/performance.md): a finger

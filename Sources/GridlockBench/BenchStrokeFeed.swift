@@ -1,7 +1,5 @@
-import GridlockConfiguration
 import GridlockCore
 import GridlockInput
-import GridlockEvdev
 import LinuxSys
 
 /// How `gridlock bench` hands `gridlockd --bench-stroke` its stroke: as a panel does, binary

@@ -1,5 +1,4 @@
 import GridlockCore
-import GridlockRendering
 import GridlockFace
 import GridlockWayland
 import LinuxSys

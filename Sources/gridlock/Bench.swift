@@ -1,5 +1,4 @@
 import GridlockArguments
-import GridlockConfiguration
 import GridlockCore
 import GridlockBench
 import GridlockDaemon

@@ -1,8 +1,6 @@
-import GridlockConfiguration
 import GridlockArguments
 import GridlockDaemon
 import GridlockInput
-import GridlockEvdev
 import LinuxSys
 
 let calibrateCommand = Command(

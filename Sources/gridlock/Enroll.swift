@@ -1,5 +1,4 @@
 import GridlockArguments
-import GridlockConfiguration
 import GridlockCore
 import GridlockDaemon
 import LinuxSys

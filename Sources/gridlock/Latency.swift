@@ -1,7 +1,5 @@
-import GridlockConfiguration
 import GridlockDaemon
 import GridlockDisplay
-import GridlockRendering
 import LinuxSys
 
 let latencyCommand = Command(

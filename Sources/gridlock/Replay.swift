@@ -1,4 +1,3 @@
-import GridlockConfiguration
 import GridlockArguments
 import GridlockDaemon
 import GridlockInput

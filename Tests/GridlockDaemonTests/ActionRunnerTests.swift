@@ -1,7 +1,6 @@
 import Foundation
 import GridlockDaemon
 import Glibc
-import GridlockConfiguration
 import GridlockCore
 import LinuxSys
 import Testing

@@ -3,7 +3,6 @@ import Glibc
 import GridlockCore
 import LinuxSys
 import Testing
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// kill -9 at random points of a thousand writes: the state file always parses and never

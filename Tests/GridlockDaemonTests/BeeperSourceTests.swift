@@ -4,7 +4,6 @@ import GridlockInput
 import GridlockEvdev
 import LinuxSys
 import Testing
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// A buzzer that records every tone written to it, with the time it was written.

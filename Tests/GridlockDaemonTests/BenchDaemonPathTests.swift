@@ -1,6 +1,5 @@
 import Testing
 @testable import GridlockBench
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// `gridlock bench` must find gridlockd both in a build folder and where the package installs it.

@@ -1,7 +1,6 @@
 import GridlockCore
 import Testing
 @testable import GridlockBench
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// `gridlock bench --instructions`: callgrind's totals read from its output file, and the source

@@ -1,9 +1,7 @@
 import GridlockCore
 import GridlockInput
-import GridlockEvdev
 import Testing
 @testable import GridlockBench
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// The drag `gridlock bench --bench-stroke` replays must be the benchmark scene's drag.

@@ -1,7 +1,6 @@
 import GridlockCore
 import Testing
 @testable import GridlockBench
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// `gridlock bench --damage-frames N` must draw the frames of the measured damage-only pass.

@@ -3,7 +3,6 @@ import Glibc
 import GridlockCore
 import LinuxSys
 import Testing
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// A configuration caught while someone writes it in place is read again, never taken

@@ -5,7 +5,6 @@ import GridlockRendering
 import LinuxSys
 import Synchronization
 import Testing
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// How often the judging thread ran.

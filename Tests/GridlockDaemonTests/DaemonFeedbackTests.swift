@@ -1,7 +1,6 @@
 import Foundation
 import GridlockCore
 import GridlockDisplay
-import GridlockRendering
 import GridlockInput
 import GridlockEvdev
 import LinuxSys

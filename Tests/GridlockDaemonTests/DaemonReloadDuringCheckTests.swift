@@ -2,12 +2,10 @@ import Foundation
 import Glibc
 import GridlockCore
 import GridlockDisplay
-import GridlockRendering
 import GridlockInput
 import GridlockEvdev
 import LinuxSys
 import Testing
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// Holds every check open until the test releases it, so a reload can land inside the

@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import GridlockCore
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 import GridlockInput
 import GridlockEvdev

@@ -1,10 +1,8 @@
 import GridlockCore
 import GridlockInput
-import GridlockEvdev
 import LinuxSys
 import Testing
 @testable import GridlockBench
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// `gridlockd --bench-stroke`'s touch source: a recording's events as binary input events

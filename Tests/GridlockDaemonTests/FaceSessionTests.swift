@@ -3,7 +3,6 @@ import GridlockCore
 import GridlockFace
 import LinuxSys
 import Testing
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// Lock surfaces as a face's controller sees them: what it was asked to draw and to unlock.

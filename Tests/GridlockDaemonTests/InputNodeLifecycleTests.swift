@@ -3,7 +3,6 @@ import Glibc
 import GridlockCore
 import LinuxSys
 import Testing
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 @Suite("InputNodeLifecycle: a node chosen, watched, lost, waited for, found again", .serialized)

@@ -3,7 +3,6 @@ import GridlockDisplay
 import GridlockRendering
 import LinuxSys
 import Testing
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// One composition: parts start in order and stop in reverse, once, whether the start

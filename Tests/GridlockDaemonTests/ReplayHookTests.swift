@@ -1,7 +1,6 @@
 import Foundation
 import GridlockCore
 import GridlockInput
-import GridlockEvdev
 import LinuxSys
 import Testing
 @testable import GridlockConfiguration

@@ -3,7 +3,6 @@ import GridlockCore
 import GridlockDisplay
 import GridlockRendering
 import GridlockInput
-import GridlockEvdev
 import LinuxSys
 import Testing
 @testable import GridlockConfiguration

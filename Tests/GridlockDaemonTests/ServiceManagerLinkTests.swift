@@ -1,5 +1,4 @@
 import Testing
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// What systemd is told about readiness and what the panel shows.

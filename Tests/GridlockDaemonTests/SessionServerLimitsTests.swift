@@ -2,7 +2,6 @@ import Glibc
 import GridlockCore
 import LinuxSys
 import Testing
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// The session server's bounds on a scripted clock: idle connections time out, each uid

@@ -2,7 +2,6 @@ import Foundation
 import Glibc
 import GridlockCore
 import GridlockDisplay
-import GridlockRendering
 import LinuxSys
 import Testing
 @testable import GridlockConfiguration

@@ -1,7 +1,6 @@
 import GridlockCore
 import LinuxSys
 import Testing
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// What gridlockd does with the processes it is handed as child subreaper, on a process

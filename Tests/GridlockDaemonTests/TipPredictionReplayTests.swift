@@ -1,8 +1,6 @@
 import GridlockCore
 import GridlockInput
-import GridlockEvdev
 import Testing
-@testable import GridlockConfiguration
 @testable import GridlockDaemon
 
 /// The recorded strokes of the fixtures, replayed through the tip predictor on the model

@@ -1,6 +1,5 @@
 import CDRM
 import GridlockDisplay
-import GridlockRendering
 import Testing
 
 /// The KMS numbers GridlockDisplay spells out itself, so that its decisions need no C

@@ -2,7 +2,6 @@ import GridlockCore
 import Testing
 
 @testable import GridlockDisplay
-@testable import GridlockRendering
 
 // A model of the display, the finger and the daemon's loop, in virtual time, driving the real
 // `FlipSchedule` (and its `LatchMargin`) for thousands of frames. Everything random comes from

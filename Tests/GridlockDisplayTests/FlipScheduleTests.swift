@@ -2,7 +2,6 @@ import GridlockCore
 import Testing
 
 @testable import GridlockDisplay
-@testable import GridlockRendering
 
 @Suite("when the next page flip is requested")
 struct FlipScheduleTests {

@@ -1,6 +1,5 @@
 import GridlockCore
 import GridlockDisplay
-import GridlockRendering
 import Testing
 
 @Suite("KMS choice")

@@ -1,6 +1,5 @@
 import GridlockCore
 import GridlockDisplay
-import GridlockRendering
 
 /// Cards as `modetest`/`drm_info` show them on real machines (ids, types, timings and
 /// flags copied from such dumps), for the choice logic.

@@ -2,7 +2,6 @@ import GridlockCore
 import Testing
 
 @testable import GridlockDisplay
-@testable import GridlockRendering
 
 @Suite("DRM master lease")
 struct MasterLeaseTests {

@@ -2,7 +2,6 @@ import GridlockCore
 import Testing
 
 @testable import GridlockDisplay
-@testable import GridlockRendering
 
 @Suite("vblank latency bookkeeping")
 struct VblankLatencyTests {

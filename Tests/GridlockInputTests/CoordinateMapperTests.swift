@@ -1,6 +1,5 @@
 import GridlockCore
 import GridlockInput
-import GridlockEvdev
 import Testing
 
 @Suite("CoordinateMapper")

@@ -1,6 +1,5 @@
 import GridlockCore
 import GridlockInput
-import GridlockEvdev
 
 /// One decoded step with its frame time.
 struct Step: Equatable {

@@ -1,6 +1,5 @@
 import Foundation
 import GridlockInput
-import GridlockEvdev
 import LinuxSys
 import Testing
 

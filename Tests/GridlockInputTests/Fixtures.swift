@@ -1,7 +1,6 @@
 import Foundation
 import GridlockCore
 import GridlockInput
-import GridlockEvdev
 
 /// Reads the shared evemu fixtures in Tests/Fixtures, found from this file's path so the
 /// tests run from any working directory.

@@ -1,5 +1,4 @@
 import GridlockInput
-import GridlockEvdev
 import Testing
 
 @Suite("TouchscreenClassifier")

@@ -1,4 +1,3 @@
-import GridlockConfiguration
 import LinuxSys
 
 /// Something that happened to a program the lock ran: logged by the daemon, printed as

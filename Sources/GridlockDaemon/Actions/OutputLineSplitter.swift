@@ -1,4 +1,3 @@
-import GridlockConfiguration
 import GridlockCore
 
 /// Turns a program's output stream into the lines the journal gets, within limits, and

@@ -1,4 +1,3 @@
-import GridlockConfiguration
 /// `value` with a fixed number of decimals ("12.345"), without Foundation's formatters.
 public func fixedDecimal(_ value: Double, decimals: Int) -> String {
     var scale = 1

@@ -37,11 +37,11 @@ public final class CalibrationSession {
         self.loop = loop
         let group = self.group
         let output = try DaemonParts.output(for: raw, headless: false, clock: { [loop] in loop.now() })
-        DaemonParts.register(output: output, touch: nil, listener: nil, in: group)
+        group.add(display: output)
         let touch = try group.step { () throws(DaemonError) in
             try DaemonParts.touchSource(for: raw, frame: output.size, rotation: output.rotation, start: loop.now())
         }
-        group.add("touch") { touch.detach() }
+        group.add(touch: touch)
         renderer = try group.step { () throws(DaemonError) in
             do {
                 return try SceneRenderer(size: output.size, theme: config.theme)

@@ -1,4 +1,3 @@
-import GridlockConfiguration
 import LinuxSys
 
 /// The lock that `gridlock enroll` and `gridlock reset-lockout` hold while they change what a

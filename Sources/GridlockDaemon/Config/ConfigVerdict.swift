@@ -1,7 +1,6 @@
 import GridlockConfiguration
 import GridlockCore
 import GridlockDisplay
-import GridlockRendering
 import LinuxSys
 
 /// The one verdict on a configuration: what decides whether gridlockd starts (exit 78 on

@@ -1,4 +1,3 @@
-import GridlockConfiguration
 import GridlockCore
 import LinuxSys
 
@@ -42,15 +41,5 @@ extension Daemon {
         Journal.log(.info, "session socket: checking \(check) from \(peer.map { "\($0)" } ?? "a lock face") (\(nodes) nodes)",
                     JournalFields(fields: ["GRIDLOCK_EVENT": "session-check", "GRIDLOCK_SOURCE": "session",
                                            "GRIDLOCK_PEER_UID": peer.map { String($0.uid) } ?? "", "GRIDLOCK_CHECK": String(check.rawValue)]))
-    }
-
-    /// The lock machine's answer to a check, for the connection that asked.
-    func answerSession(_ check: CheckID, _ verdict: CheckVerdict) {
-        session?.answer(check, SessionReply(verdict))
-    }
-
-    /// The daemon stops: a check in flight is answered so, then every connection closes.
-    func detachSession() {
-        session?.detach()
     }
 }

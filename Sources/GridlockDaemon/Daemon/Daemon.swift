@@ -129,13 +129,14 @@ public final class Daemon {
         connect()
         if let listener = parts.sessionListener { attachSession(listener) }
         // After the builder's display, touch and socket; stopped before them, in reverse.
-        // The four that run programs or hooks stop together and are waited for: a relay's
+        // The three that run programs or hooks stop together and are waited for: a relay's
         // action is told to end in the same turn as the [on stop] hook starts.
         group.add("action", isQuiet: { [supervisor] in supervisor.isQuiet }) { [supervisor] in supervisor.stopAll() }
         group.add("hooks", isQuiet: { [alarms] in alarms.isQuiet }) { [alarms, touch] in alarms.stopping(device: touch.devicePath) }
         if let strays { group.add("stray processes", isQuiet: { strays.isQuiet }) { strays.stopAll() } }
         group.add("beeper") { [feedback] in feedback.stop() }
-        group.add("session server") { [unowned self] in detachSession() }
+        // A check in flight is answered `stopping`, then every connection closes.
+        group.add("session server") { [unowned self] in session?.detach() }
     }
 
     /// The parts `config` asks for (real devices), as gridlockd and `gridlock enroll` run.
@@ -367,6 +368,7 @@ extension Daemon: LockShell {
     }
 
     public func answer(_ check: CheckID, _ verdict: CheckVerdict) {
-        answerSession(check, verdict)
+        // To the connection that asked, and nobody else.
+        session?.answer(check, SessionReply(verdict))
     }
 }

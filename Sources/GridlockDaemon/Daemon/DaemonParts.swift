@@ -1,7 +1,6 @@
 import GridlockConfiguration
 import GridlockCore
 import GridlockDisplay
-import GridlockRendering
 import GridlockInput
 import GridlockEvdev
 import LinuxSys
@@ -63,16 +62,10 @@ public struct DaemonParts {
         } else {
             // Parts made elsewhere (a test's fakes) are stopped as the builder's would be.
             self.group = PartGroup()
-            Self.register(output: output, touch: touch, listener: sessionListener, in: self.group)
+            self.group.add(display: output)
+            self.group.add(touch: touch)
+            if let sessionListener { self.group.add(socket: sessionListener) }
         }
-    }
-
-    /// The display, the touch source and the socket, as parts of `group`, in that order.
-    static func register(output: DisplayOutput, touch: TouchSource?, listener: SeqPacketListener?, in group: PartGroup) {
-        // Closing the display gives the console its own picture back.
-        group.add("display") { output.close() }
-        if let touch { group.add("touch") { touch.detach() } }
-        if let listener { group.add("session socket") { listener.close() } }
     }
 
     /// The devices, loop and supervisor `config` asks for. The loop comes first: it
@@ -84,18 +77,18 @@ public struct DaemonParts {
         let state = try Self.state(at: counting ? config.lockout.stateFile : nil, for: config, by: "gridlockd")
         let group = PartGroup()
         let output = try DaemonParts.output(for: config, headless: options.role.isBenchmark, clock: { [loop] in loop.now() })
-        Self.register(output: output, touch: nil, listener: nil, in: group)
+        group.add(display: output)
         let touch = try group.step { () throws(DaemonError) in
             try DaemonParts.touchSource(
                 for: config, frame: output.size, rotation: output.rotation, start: loop.now(),
                 eventsFrom: options.role == .benchStroke ? .standardInput : nil)
         }
-        group.add("touch") { touch.detach() }
+        group.add(touch: touch)
         let listener = try group.step { () throws(DaemonError) in
             config.session.enabled && options.role.guardsADoor && !options.role.playsARecording
                 ? try Self.sessionListener(for: config.session) : nil
         }
-        if let listener { group.add("session socket") { listener.close() } }
+        if let listener { group.add(socket: listener) }
         self.init(
             loop: loop, output: output, touch: touch,
             supervisor: ActionSupervisor(loop: loop, mode: config.action.mode),
@@ -314,4 +307,15 @@ extension GridlockConfig {
     public func displayDeviceReport() -> String {
         DisplayDeviceReport.text(request: DaemonParts.kmsRequest(for: display))
     }
+}
+
+/// The builder's parts as `PartGroup` parts, each stopped its one way.
+extension PartGroup {
+    /// Closing the display gives the console its own picture back.
+    func add(display output: DisplayOutput) { add("display") { output.close() } }
+
+    func add(touch: TouchSource) { add("touch") { touch.detach() } }
+
+    /// Closing the socket removes its name.
+    func add(socket listener: SeqPacketListener) { add("session socket") { listener.close() } }
 }

@@ -1,4 +1,3 @@
-import GridlockConfiguration
 import GridlockCore
 import LinuxSys
 

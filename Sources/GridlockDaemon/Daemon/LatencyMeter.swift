@@ -1,4 +1,3 @@
-import GridlockConfiguration
 import GridlockCore
 
 /// Input-to-present time: from the kernel's timestamp of the input frame whose touch

@@ -1,4 +1,3 @@
-import GridlockConfiguration
 import GridlockInput
 import GridlockEvdev
 import LinuxSys

@@ -1,7 +1,5 @@
-import GridlockConfiguration
 import GridlockCore
 import GridlockInput
-import GridlockEvdev
 import LinuxSys
 
 /// A recording's events played as a touch device: `[touch] backend=replay` in gridlockd

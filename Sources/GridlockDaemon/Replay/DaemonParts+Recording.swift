@@ -1,8 +1,6 @@
-import GridlockConfiguration
 import GridlockCore
 import GridlockDisplay
 import GridlockInput
-import GridlockEvdev
 import LinuxSys
 
 extension DaemonParts {

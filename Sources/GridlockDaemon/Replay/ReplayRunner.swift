@@ -1,7 +1,6 @@
 import GridlockConfiguration
 import GridlockCore
 import GridlockDisplay
-import GridlockRendering
 import GridlockInput
 import GridlockEvdev
 import LinuxSys

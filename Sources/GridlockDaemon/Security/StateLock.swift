@@ -1,4 +1,3 @@
-import GridlockConfiguration
 import LinuxSys
 
 /// The lock on a state file: `attempts.lock` beside it, held by whoever writes the file for

@@ -1,4 +1,3 @@
-import GridlockConfiguration
 import GridlockCore
 
 /// What a `LockService` needs from the loop that runs it. The daemon's event loop and

@@ -1,4 +1,3 @@
-import GridlockConfiguration
 import GridlockCore
 
 /// Who gets a connection to the session socket when they are scarce. Each uid has its own

@@ -1,4 +1,3 @@
-import GridlockConfiguration
 import GridlockCore
 
 /// Refusals and closings of the session socket, logged once per peer uid and kind per

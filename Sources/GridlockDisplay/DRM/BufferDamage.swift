@@ -1,5 +1,4 @@
 import GridlockCore
-import GridlockRendering
 
 /// The bookkeeping of a double-buffered scan-out, as pure state.
 ///

@@ -1,6 +1,5 @@
 import CDRM
 import GridlockCore
-import GridlockRendering
 import LinuxSys
 
 /// Why the DRM display could not do something, with the device and the errno.

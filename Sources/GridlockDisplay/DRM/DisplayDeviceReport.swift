@@ -1,5 +1,4 @@
 import GridlockCore
-import GridlockRendering
 
 /// The display half of `gridlock devices`: every card, its connectors (status, modes,
 /// panel orientation) and what the configured request (`auto` by default) would light.

@@ -1,5 +1,4 @@
 import GridlockCore
-import GridlockRendering
 
 /// When to request the next page flip: as late before the coming vblank as the flip still
 /// makes it, so that every input frame read until then rides it.

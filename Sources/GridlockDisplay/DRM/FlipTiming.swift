@@ -1,5 +1,4 @@
 import GridlockCore
-import GridlockRendering
 import LinuxSys
 
 /// When flips go out and at which vblank each input frame reached the screen: the

@@ -1,5 +1,4 @@
 import GridlockCore
-import GridlockRendering
 import LinuxSys
 
 /// Noticing that the display may have changed, and finding the card again.

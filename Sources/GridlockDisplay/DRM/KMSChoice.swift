@@ -1,5 +1,4 @@
 import GridlockCore
-import GridlockRendering
 
 /// Why nothing can be lit (yet, or at all).
 public enum KMSChoiceError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,5 +1,4 @@
 import GridlockCore
-import GridlockRendering
 
 // Plain values describing what a KMS device exposes. The libdrm adapter (`DRMDevice`)
 // fills them in; every decision (`KMSChoice`) is a pure function over them, so the choice

@@ -1,5 +1,4 @@
 import GridlockCore
-import GridlockRendering
 import LinuxSys
 
 /// The open card and what this process lit on it: the scan-out in use, one left behind

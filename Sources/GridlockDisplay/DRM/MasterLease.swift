@@ -1,5 +1,4 @@
 import GridlockCore
-import GridlockRendering
 import LinuxSys
 
 /// DRM master as one state, the way seatd and logind treat a seat: held, waited for,

@@ -1,5 +1,4 @@
 import GridlockCore
-import GridlockRendering
 
 /// When each input frame's picture reached the screen, counted on the CRTC's vblank clock.
 ///

@@ -1,5 +1,4 @@
 import GridlockCore
-import GridlockRendering
 import LinuxSys
 
 /// What an output registered on the one event loop: the descriptors it watches and the
