@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "gridlockd", targets: ["gridlockd"]),
         .executable(name: "gridlock", targets: ["gridlock"]),
         .executable(name: "gridlock-lock", targets: ["gridlock-lock"]),
+        .executable(name: "gridlock-panel", targets: ["gridlock-panel"]),
         // For the fuzzing package in Fuzz/ (docs/reliability.md), which depends on this one by path.
         .library(name: "GridlockFuzzing", targets: ["GridlockFuzzing"]),
     ],
@@ -51,7 +52,8 @@ let package = Package(
         // Touch as data: evemu recordings, the decoder (MT protocol A/B), the coordinate mapper
         // and the calibration fit; no C library.
         .target(name: "GridlockInput", dependencies: ["GridlockCore", "LinuxSys"]),
-        // The libevdev adapter: input devices, their choice, the EV_SND beeper, recording.
+        // The libevdev adapter: input devices, their choice, the touch and beeper sources on the
+        // loop, the EV_SND beeper, recording.
         .target(name: "GridlockEvdev", dependencies: ["GridlockCore", "GridlockInput", "LinuxSys", "CEvdev"]),
         // Draws scenes: cairo, text shaping and theme images. Linked by the programs that draw.
         .target(name: "GridlockRendering", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CHarfBuzz", "CZlib"]),
@@ -65,9 +67,14 @@ let package = Package(
             dependencies: ["GridlockCore", "GridlockRendering", "GridlockInput", "LinuxSys", "CInih", "CSodium"]),
         // Command lines, read strictly (every program's options); depends on nothing but the core.
         .target(name: "GridlockArguments", dependencies: ["GridlockCore"]),
+        // The panel's display and touchscreen made from `[display]` and `[touch]`: the one
+        // place that chooses their backends.
+        .target(
+            name: "GridlockDevices",
+            dependencies: ["GridlockConfiguration", "GridlockDisplay", "GridlockEvdev", "GridlockInput", "GridlockCore", "LinuxSys"]),
         .target(
             name: "GridlockDaemon",
-            dependencies: ["GridlockCore", "GridlockConfiguration", "GridlockArguments", "GridlockInput", "GridlockEvdev", "GridlockDisplay", "GridlockRendering", "LinuxSys", "CInih", "CSodium"]
+            dependencies: ["GridlockDevices", "GridlockCore", "GridlockConfiguration", "GridlockArguments", "GridlockInput", "GridlockEvdev", "GridlockDisplay", "GridlockRendering", "LinuxSys", "CInih", "CSodium"]
         ),
         // `gridlock bench`'s scene, recordings, timings and instruction counts; what the
         // benchmark runs is the daemon, through its roles.
@@ -76,6 +83,11 @@ let package = Package(
         // shell; the Wayland adapter draws and reads the finger for it.
         .target(name: "GridlockFace", dependencies: ["GridlockCore", "LinuxSys"]),
         .target(name: "GridlockWayland", dependencies: ["CWaylandClient", "CWaylandProtocols", "LinuxSys", "GridlockCore"]),
+        // The panel's face: DRM/KMS, evdev touch, the beeper and drawing around the face's
+        // controller and session client. Run unprivileged; links nothing of the verifier's.
+        .target(
+            name: "GridlockPanel",
+            dependencies: ["GridlockFace", "GridlockDevices", "GridlockConfiguration", "GridlockDisplay", "GridlockRendering", "GridlockEvdev", "GridlockInput", "GridlockCore", "LinuxSys"]),
         .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "LinuxSys"]),
         .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "GridlockEvdev", "LinuxSys"]),
         // The lock face: a Wayland client run as the session's user. The only program that
@@ -83,6 +95,11 @@ let package = Package(
         .executableTarget(
             name: "gridlock-lock",
             dependencies: ["GridlockFace", "GridlockWayland", "GridlockArguments", "GridlockConfiguration", "GridlockRendering", "GridlockCore", "LinuxSys"]),
+
+        // The panel's face as a program: `gridlock-panel`, a system user's, with no capabilities.
+        .executableTarget(
+            name: "gridlock-panel",
+            dependencies: ["GridlockPanel", "GridlockDevices", "GridlockArguments", "GridlockConfiguration", "GridlockCore", "LinuxSys"]),
 
         // Spawned by the crash-safety test and killed at random moments; not installed.
         .executableTarget(
@@ -103,6 +120,6 @@ let package = Package(
         .testTarget(name: "GridlockWaylandTests", dependencies: ["GridlockWayland", "LinuxSys", "GridlockCore"]),
         .testTarget(
             name: "GridlockDaemonTests",
-            dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockFuzzing", "GridlockFace", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "GridlockEvdev", "LinuxSys", "CSodium"]),
+            dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockFuzzing", "GridlockFace", "GridlockPanel", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "GridlockEvdev", "LinuxSys", "CSodium"]),
     ]
 )

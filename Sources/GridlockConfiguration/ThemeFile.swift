@@ -9,19 +9,25 @@ public struct ThemeSettings: Hashable, Sendable {
     public var theme: Theme
     /// Where gridlockd's session socket is, and when to lock again (`relock-after=`).
     public var session: SessionConfig
+    /// The panel's touchscreen (`gridlock-panel`; the Wayland face takes the compositor's).
+    public var touch: TouchConfig
+    /// How long the looks last, the beeper and the tip's prediction (`gridlock-panel`).
+    public var feedback: FeedbackConfig
 
     /// What a face shows without a theme file: every key at its default.
     public static let defaults = ThemeSettings(
-        display: GridlockConfig().display, grid: GridlockConfig().grid, theme: GridlockConfig().theme, session: SessionConfig())
+        display: GridlockConfig().display, grid: GridlockConfig().grid, theme: GridlockConfig().theme, session: SessionConfig(),
+        touch: GridlockConfig().touch, feedback: GridlockConfig().feedback)
 }
 
-/// A presentation-only file: `[theme]`, `[grid]`, `[display]` and `[session]`, read with the daemon's
+/// A presentation-only file: `[theme]`, `[grid]`, `[display]`, `[touch]`, `[feedback]` and
+/// `[session]`, read with the daemon's
 /// schema and checks, for a process that runs as a user and must never hold a secret. A
 /// section or key that would hold one (a `[pattern NAME]`, a hash, `[security]`, `[action]`,
 /// an `[on EVENT]` hook) is refused at its FILE:LINE rather than skipped, so a daemon config
 /// handed over by mistake fails loudly instead of leaking through a second reader.
 public enum ThemeFile {
-    package static let presentationSections: Set<String> = ["theme", "grid", "display", "session"]
+    package static let presentationSections: Set<String> = ["theme", "grid", "display", "touch", "feedback", "session"]
 
     /// The settings, or every problem of the file (exit 78 like any config error).
     public static func load(path: String) throws(ConfigError) -> ThemeSettings {
@@ -62,14 +68,15 @@ public enum ThemeFile {
                 ($0.element.location.line, $0.offset) < ($1.element.location.line, $1.offset)
             }.map(\.element))
         }
-        return ThemeSettings(display: config.display, grid: config.grid, theme: config.theme, session: config.session)
+        return ThemeSettings(display: config.display, grid: config.grid, theme: config.theme, session: config.session,
+            touch: config.touch, feedback: config.feedback)
     }
 
     /// Why a section may not be in a theme file; nil for the presentation sections and for
     /// names the schema does not know (the assembler says those, with the closest name).
     package static func refusal(ofSection header: String) -> String? {
         let word = header.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? header
-        let only = "a theme file holds only [theme], [grid], [display] and [session]"
+        let only = "a theme file holds only [theme], [grid], [display], [touch], [feedback] and [session]"
         switch word {
         case "pattern": return "holds a pattern's hash and what it opens: \(only)"
         case "security": return "sets how hashes are checked: \(only)"

@@ -177,29 +177,3 @@ final class WaylandLockFace: LockSurfaces {
         controller.relocked()
     }
 }
-
-extension FaceReport {
-    var priority: LogPriority {
-        switch self {
-        case .accepted, .rejected, .lockedOut, .relocked: .notice
-        case .serviceLost, .serviceSilent, .notChecked: .warning
-        case .serviceAvailable, .lockoutEnded, .tooShort, .strokeCancelled: .info
-        }
-    }
-
-    var description: String {
-        switch self {
-        case .serviceAvailable: "gridlockd answers: patterns can be checked"
-        case .serviceLost: "lost gridlockd: nothing can be checked until it answers again"
-        case .serviceSilent: "gridlockd does not answer: nothing can be checked until it does"
-        case .accepted: "gridlockd accepted the pattern"
-        case .rejected(let failures): "gridlockd refused the pattern (\(failures) failure(s) in a row)"
-        case .lockedOut(let seconds): "gridlockd is locked out for \(seconds) s"
-        case .lockoutEnded: "the lockout ended"
-        case .notChecked(let reason): "gridlockd did not check the pattern: \(reason)"
-        case .tooShort(let nodes): "stroke too short (\(nodes) nodes): not sent"
-        case .strokeCancelled(let reason): "stroke discarded: \(reason.rawValue)"
-        case .relocked: "the session is locked again: asking gridlockd where it stands"
-        }
-    }
-}

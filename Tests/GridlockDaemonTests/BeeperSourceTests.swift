@@ -1,7 +1,7 @@
 import Foundation
 import GridlockCore
 import GridlockInput
-import GridlockEvdev
+@testable import GridlockEvdev
 import LinuxSys
 import Testing
 @testable import GridlockDaemon

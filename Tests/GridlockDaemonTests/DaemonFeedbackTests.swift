@@ -2,7 +2,7 @@ import Foundation
 import GridlockCore
 import GridlockDisplay
 import GridlockInput
-import GridlockEvdev
+@testable import GridlockEvdev
 import LinuxSys
 import Testing
 @testable import GridlockConfiguration

@@ -3,7 +3,7 @@ import GridlockCore
 import GridlockDisplay
 import GridlockRendering
 import GridlockInput
-import GridlockEvdev
+@testable import GridlockEvdev
 import LinuxSys
 import Testing
 @testable import GridlockConfiguration

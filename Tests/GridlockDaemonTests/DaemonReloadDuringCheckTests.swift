@@ -3,7 +3,7 @@ import Glibc
 import GridlockCore
 import GridlockDisplay
 import GridlockInput
-import GridlockEvdev
+@testable import GridlockEvdev
 import LinuxSys
 import Testing
 @testable import GridlockDaemon

@@ -3,7 +3,7 @@ import Glibc
 import GridlockCore
 @testable import GridlockDaemon
 import GridlockInput
-import GridlockEvdev
+@testable import GridlockEvdev
 import LinuxSys
 import Testing
 

@@ -1,6 +1,7 @@
 import GridlockCore
 import GridlockInput
 import LinuxSys
+@testable import GridlockEvdev
 import Testing
 @testable import GridlockBench
 @testable import GridlockDaemon

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import GridlockCore
 import LinuxSys
+@testable import GridlockEvdev
 import Testing
 @testable import GridlockDaemon
 

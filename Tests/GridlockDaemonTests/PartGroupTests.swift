@@ -1,5 +1,6 @@
 import GridlockCore
 import GridlockDisplay
+import GridlockInput
 import GridlockRendering
 import LinuxSys
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import GridlockCore
 import GridlockDisplay
+import GridlockInput
 import LinuxSys
 import Testing
 @testable import GridlockConfiguration

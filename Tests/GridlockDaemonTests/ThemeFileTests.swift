@@ -74,6 +74,6 @@ import Testing
         let (path, result) = try load("[theme]\nnode=#112233\n" + section)
         guard case .failure(let error) = result else { Issue.record("read a theme file holding \(section)"); return }
         #expect(error.diagnostics.map(\.location) == [SourceLocation(file: path, line: 3)])
-        #expect(error.diagnostics.first?.message.contains("a theme file holds only [theme], [grid], [display] and [session]") == true)
+        #expect(error.diagnostics.first?.message.contains("a theme file holds only [theme], [grid], [display], [touch], [feedback] and [session]") == true)
     }
 }

@@ -307,6 +307,9 @@ public struct FaceMachine: Sendable {
         }
     }
 
+    /// Nodes the finger has selected so far in the stroke being drawn (the beeper ticks each).
+    public var selectedNodeCount: Int { tracker?.isTouching == true ? tracker?.selected.count ?? 0 : 0 }
+
     private var isTracking: Bool { phase == .drawing || tracker?.isTouching == true }
 
     /// What a lock surface whose grid is `layout` shows now. The finger's segment is drawn

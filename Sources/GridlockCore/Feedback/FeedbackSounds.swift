@@ -41,6 +41,16 @@ public enum FeedbackCue: String, Hashable, Sendable, CaseIterable {
     }
 
     /// A tick when the selection grew; it shrinks only when a stroke ends or is cancelled.
+    /// A lock face's cue: the verifier's answers, as the panel's own lock sounds them.
+    public static func forFaceReport(_ report: FaceReport) -> FeedbackCue? {
+        switch report {
+        case .rejected: .wrongPattern
+        case .accepted: .accepted
+        case .lockedOut: .lockoutStarted
+        case .serviceAvailable, .serviceLost, .serviceSilent, .lockoutEnded, .notChecked, .tooShort, .strokeCancelled, .relocked: nil
+        }
+    }
+
     public static func forSelection(before: Int, after: Int) -> FeedbackCue? {
         after > before ? .nodeSelected : nil
     }

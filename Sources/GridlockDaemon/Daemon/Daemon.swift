@@ -1,6 +1,8 @@
 import GridlockConfiguration
 import GridlockCore
 import GridlockDisplay
+import GridlockEvdev
+import GridlockInput
 import GridlockRendering
 import LinuxSys
 

@@ -1,5 +1,6 @@
 import GridlockConfiguration
 import GridlockCore
+import GridlockDevices
 import GridlockDisplay
 import GridlockInput
 import GridlockEvdev
@@ -95,7 +96,7 @@ public struct DaemonParts {
             state: state,
             notifier: SystemdNotifier.fromEnvironment(),
             watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment(),
-            beeper: options.role.isBenchmark ? nil : Self.beeper(for: config.feedback.beeper, now: loop.now()),
+            beeper: options.role.isBenchmark ? nil : PanelDevices.beeper(for: config.feedback.beeper, now: loop.now()),
             adoptsOrphans: counting && Self.becomeSubreaper(), sessionListener: listener, group: group)
     }
 
@@ -146,127 +147,33 @@ public struct DaemonParts {
     }
 }
 
-/// Building each part from the config: the single place that chooses a backend.
+/// The panel's devices, as `PanelDevices` makes them from the config.
 extension DaemonParts {
-    /// `clock` is the loop's: the output keeps time by it (its master lease, latch and figures).
     static func output(for config: GridlockConfig, headless: Bool, clock: @escaping () -> Instant) throws(DaemonError) -> DisplayOutput {
-        let physical = config.display.physicalSize
-        let frame = config.display.logicalFrame
-        if headless { return NullOutput(size: frame, rotation: config.display.rotation) }
-        switch config.display.backend {
-        case .png:
-            // The loader guarantees output-dir for the png backend.
-            let directory = config.display.outputDirectory ?? "."
-            try makeDirectory(directory)
-            return PNGOutput(size: frame, directory: directory, rotation: config.display.rotation)
-        case .off:
-            // Verifier only: the lock face in the session shows; no DRM master is taken.
-            return NullOutput(size: frame, rotation: config.display.rotation)
-        case .drm:
-            do {
-                return try DRMOutput(request: kmsRequest(for: config.display), placeholder: physical, clock: clock)
-            } catch {
-                throw .display("\(error)")
-            }
+        do throws(PanelDeviceError) {
+            return try PanelDevices.output(for: config.display, headless: headless, clock: clock)
+        } catch {
+            throw DaemonError(error)
         }
     }
 
-    /// `[display]` as the DRM output's request (the display target knows nothing of the config).
-    static func kmsRequest(for display: DisplayConfig) -> KMSRequest {
-        let device: KMSRequest.Device =
-            switch display.device {
-            case .auto: .auto
-            case .path(let path): .path(path)
-            }
-        let connector: KMSRequest.Connector =
-            switch display.connector {
-            case .auto: .auto
-            case .named(let name): .named(name)
-            }
-        let mode: KMSRequest.Mode =
-            switch display.mode {
-            case .preferred: .preferred
-            case .current: .current
-            case .size(let size, let hz): .size(width: size.width, height: size.height, refreshHz: hz)
-            }
-        return KMSRequest(device: device, connector: connector, mode: mode, rotation: display.rotation)
-    }
-
-    /// `rotation` is the output's: the config's combined with the panel's own orientation.
-    /// `eventsFrom`: the replay backend's recording only describes the device, and its
-    /// events come from that descriptor as binary `input_event`s, as a panel's do
-    /// (`gridlockd --bench-stroke`, fed by `gridlock bench`).
     static func touchSource(
         for config: GridlockConfig, frame: Size, rotation: Rotation, start: Instant, eventsFrom: FileDescriptor? = nil
     ) throws(DaemonError) -> TouchSource {
-        switch config.touch.backend {
-        case .replay:
-            guard case .path(let path) = config.touch.device else {
-                throw .touch("[touch] backend=replay needs device=FILE.evemu")
-            }
-            let recording = try loadRecording(path)
-            let pipeline = try touchPipeline(for: config, device: recording.device, frame: frame, rotation: rotation)
-            if let eventsFrom {
-                do {
-                    return try EventStreamTouchSource(fileDescriptor: eventsFrom, pipeline: pipeline)
-                } catch {
-                    throw .system(error)
-                }
-            }
-            return RecordingTouchSource(recording: recording, pipeline: pipeline, start: start)
-        case .evdev:
-            return try evdevTouchSource(for: config, frame: frame, rotation: rotation, start: start)
-        case .off:
-            // Verifier only: no touchscreen is opened or grabbed beside the compositor.
-            return NoTouchSource()
-        }
-    }
-
-    static func evdevTouchSource(
-        for config: GridlockConfig, frame: Size, rotation: Rotation, start: Instant
-    ) throws(DaemonError) -> EvdevTouchSource {
-        let selector: DeviceSelector
-        switch config.touch.device {
-        case .auto: selector = .auto
-        case .path(let path): selector = .path(path)
-        case .nameContaining(let text): selector = .name(text)
-        }
-        let settings = EvdevTouchSource.Settings(selector: selector, grab: config.touch.grab, calibration: config.touch.calibration)
-        do {
-            // A missing device is not an error: the source says so and waits for hotplug.
-            return try EvdevTouchSource(settings: settings, frame: frame, rotation: rotation, now: start)
+        do throws(PanelDeviceError) {
+            return try PanelDevices.touchSource(for: config.touch, frame: frame, rotation: rotation, start: start, eventsFrom: eventsFrom)
         } catch {
-            throw .system(error)
+            throw DaemonError(error)
         }
     }
 
-    static func touchPipeline(
-        for config: GridlockConfig, device: DeviceDescription, frame: Size, rotation: Rotation
-    ) throws(DaemonError) -> TouchPipeline {
-        do {
-            return try TouchPipeline(device: device, calibration: config.touch.calibration ?? .identity, rotation: rotation, frame: frame)
-        } catch {
-            throw .touch("\(device.name): \(error)")
-        }
-    }
-
-    /// An evemu recording from a file (the replay backend, `gridlock replay` and `demo`),
-    /// the one the configuration's check parsed if the file still holds it (`RecordingFile`).
     public static let recordingLimit = RecordingFile.limit
 
     public static func loadRecording(_ path: String) throws(DaemonError) -> EvemuRecording {
-        do throws(RecordingFileError) {
-            return try RecordingFile.load(path)
+        do throws(PanelDeviceError) {
+            return try PanelDevices.loadRecording(path)
         } catch {
-            throw .touch(error.reason)
-        }
-    }
-
-    static func makeDirectory(_ path: String) throws(DaemonError) {
-        do {
-            try Directory.create(path)
-        } catch {
-            throw .display("\(error)")
+            throw DaemonError(error)
         }
     }
 }
@@ -279,6 +186,14 @@ public enum DaemonError: Error, CustomStringConvertible {
     case unsupported(String)
     case system(SystemCallError)
     case stateInUse(StateInUse)
+
+    init(_ error: PanelDeviceError) {
+        switch error {
+        case .display(let reason): self = .display(reason)
+        case .touch(let reason): self = .touch(reason)
+        case .system(let error): self = .system(error)
+        }
+    }
 
     public var description: String {
         switch self {
@@ -305,17 +220,11 @@ extension GridlockConfig {
     /// The display part of `gridlock devices`: cards, connectors, modes, panel orientation,
     /// and what this config's `[display]` would light (reads /dev/dri; needs no DRM master).
     public func displayDeviceReport() -> String {
-        DisplayDeviceReport.text(request: DaemonParts.kmsRequest(for: display))
+        DisplayDeviceReport.text(request: PanelDevices.kmsRequest(for: display))
     }
 }
 
-/// The builder's parts as `PartGroup` parts, each stopped its one way.
 extension PartGroup {
-    /// Closing the display gives the console its own picture back.
-    func add(display output: DisplayOutput) { add("display") { output.close() } }
-
-    func add(touch: TouchSource) { add("touch") { touch.detach() } }
-
     /// Closing the socket removes its name.
     func add(socket listener: SeqPacketListener) { add("session socket") { listener.close() } }
 }

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockDevices
 import GridlockDisplay
 import GridlockInput
 import LinuxSys
@@ -14,7 +15,12 @@ extension DaemonParts {
         let frame = config.display.logicalFrame
         let rotation = config.display.rotation
         let loop = try Self.loop()
-        let pipeline = try Self.touchPipeline(for: config, device: options.events.device, frame: frame, rotation: rotation)
+        let pipeline: TouchPipeline
+        do throws(PanelDeviceError) {
+            pipeline = try PanelDevices.touchPipeline(for: config.touch, device: options.events.device, frame: frame, rotation: rotation)
+        } catch {
+            throw DaemonError(error)
+        }
         let touch = RecordingTouchSource(events: options.events, pipeline: pipeline, start: nil)
         loop.playRecordedTime(from: touch.startTime)
         let state = try Self.state(at: options.statePath, for: config, by: "gridlock replay")

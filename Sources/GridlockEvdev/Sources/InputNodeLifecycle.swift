@@ -10,9 +10,9 @@ import LinuxSys
 /// It registers on the loop itself and keeps the tokens: a node's descriptor is
 /// unwatched before it is closed, so a new node's descriptor that reuses the number is
 /// registered afresh, never mistaken for the old one.
-final class InputNodeLifecycle<Node> {
+package final class InputNodeLifecycle<Node> {
     /// What differs between sources: how a node is chosen, opened, read and let go.
-    struct Hooks {
+    package struct Hooks {
         /// Chooses a node and opens it, logging the choice and the return; nil when there
         /// is none to use now (the lifecycle then waits for hotplug).
         var open: (Instant) -> Node?
@@ -27,7 +27,7 @@ final class InputNodeLifecycle<Node> {
 
     /// Hotplug events come in bursts (create, then attribute changes, one per link udev
     /// makes); one scan 50 ms after the first is enough and still well within a second.
-    static var settle: Duration { .milliseconds(50) }
+    package static var settle: Duration { .milliseconds(50) }
 
     private let hooks: Hooks
     /// Names the watches in the loop's wake-up counts, and the rescan deadline.
@@ -44,7 +44,7 @@ final class InputNodeLifecycle<Node> {
     private var lastProblem: String?
     private var quiet = false
 
-    init(
+    package init(
         directory: String, cause: String, quietAfterLoss: Bool,
         log: @escaping (LogPriority, String) -> Void, hooks: Hooks
     ) throws(SystemCallError) {
@@ -56,12 +56,12 @@ final class InputNodeLifecycle<Node> {
     }
 
     /// The first look, at start, before the loop runs.
-    func start(now: Instant) { open(now: now) }
+    package func start(now: Instant) { open(now: now) }
 
     /// When the next look is due (after hotplug or a loss), nil while only waiting.
-    var rescanDue: Instant? { rescan?.due }
+    package var rescanDue: Instant? { rescan?.due }
 
-    func attach(to loop: EventLoop) {
+    package func attach(to loop: EventLoop) {
         self.loop = loop
         rescan = loop.deadline(cause) { [weak self] now in self?.rescanFired(now: now) }
         directoryWatching = watch(directory.fileDescriptor) { [weak self, unowned loop] in
@@ -71,7 +71,7 @@ final class InputNodeLifecycle<Node> {
     }
 
     /// Leaves the loop and lets the node go (the program stops).
-    func detach() {
+    package func detach() {
         if let directoryWatching { loop?.unwatch(directoryWatching) }
         directoryWatching = nil
         rescan?.due = nil
@@ -84,7 +84,7 @@ final class InputNodeLifecycle<Node> {
 
     /// The node failed (ENODEV, EIO, deleted): let it go and say so once, then look again
     /// once the settle time has passed. A second loss before a node is back is not said.
-    func lose(_ priority: LogPriority, _ message: String, now: Instant) {
+    package func lose(_ priority: LogPriority, _ message: String, now: Instant) {
         guard let node else { return }
         unwatchNode()
         hooks.close(node)
@@ -97,7 +97,7 @@ final class InputNodeLifecycle<Node> {
     }
 
     /// Says a problem of the choice or the opening, once while it stays the same.
-    func report(_ priority: LogPriority, _ problem: String) {
+    package func report(_ priority: LogPriority, _ problem: String) {
         guard problem != lastProblem, !quiet else { return }
         lastProblem = problem
         log(priority, problem)
@@ -105,13 +105,13 @@ final class InputNodeLifecycle<Node> {
 
     // MARK: Transitions the loop drives
 
-    func hotplug(now: Instant) {
+    package func hotplug(now: Instant) {
         guard directory.readChanges() else { return }
         if let node, let why = hooks.gone(node) { lose(.warning, why, now: now) }
         if node == nil { scheduleRescan(now: now) }
     }
 
-    func rescanFired(now: Instant) {
+    package func rescanFired(now: Instant) {
         if node == nil { open(now: now) }
     }
 

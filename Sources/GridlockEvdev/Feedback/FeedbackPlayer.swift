@@ -4,7 +4,7 @@ import LinuxSys
 /// The daemon's sounds: the cues of a round (ticks from the selection, outcomes from the
 /// lock's reports) are played after the round's frame is out, each tone ended by a named
 /// deadline on the loop, never by sleeping. Without a beeper it does nothing at all.
-final class FeedbackPlayer {
+public final class FeedbackPlayer {
     private let beeper: BeeperSource?
     private var sounds: FeedbackSounds
     private var player = TonePlayer()
@@ -13,7 +13,7 @@ final class FeedbackPlayer {
     private let step: EventLoop.Deadline
     private let loop: EventLoop
 
-    init(loop: EventLoop, beeper: BeeperSource?, sounds: FeedbackSounds) {
+    public init(loop: EventLoop, beeper: BeeperSource?, sounds: FeedbackSounds) {
         self.beeper = beeper
         self.sounds = sounds
         self.loop = loop
@@ -27,19 +27,24 @@ final class FeedbackPlayer {
     }
 
     /// A reload may change what each cue plays (not the device: that needs a restart).
-    func setSounds(_ sounds: FeedbackSounds) { self.sounds = sounds }
+    public func setSounds(_ sounds: FeedbackSounds) { self.sounds = sounds }
 
-    func note(_ report: LockReport) {
+    public func note(_ report: LockReport) {
         if let cue = FeedbackCue.forReport(report) { cues.append(cue) }
     }
 
-    func noteSelection(before: Int, after: Int) {
+    /// A lock face's report (the verifier's answer to its check).
+    public func note(_ report: FaceReport) {
+        if let cue = FeedbackCue.forFaceReport(report) { cues.append(cue) }
+    }
+
+    public func noteSelection(before: Int, after: Int) {
         if let cue = FeedbackCue.forSelection(before: before, after: after) { cues.append(cue) }
     }
 
     /// Plays what the round called for (several cues: one after another, a burst of ticks
     /// as one).
-    func afterRound(now: Instant) {
+    public func afterRound(now: Instant) {
         var steps: [ToneStep] = []
         var played: [FeedbackCue] = []
         for cue in cues where cue != .nodeSelected || !played.contains(.nodeSelected) {
@@ -55,7 +60,7 @@ final class FeedbackPlayer {
     }
 
     /// Silence and let the device go (the daemon stops).
-    func stop() {
+    public func stop() {
         if let hertz = player.stop() { beeper?.sound(hertz: hertz, now: loop.now()) }
         step.due = nil
         beeper?.close()

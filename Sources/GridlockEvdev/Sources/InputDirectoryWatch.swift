@@ -6,8 +6,8 @@ import LinuxSys
 /// inotify on the directory, or, while it does not exist (devtmpfs makes it with the
 /// first input device), on its parent for its creation. It only says *that* an event
 /// node came, went or changed; its owner looks again.
-final class InputDirectoryWatch {
-    let directory: String
+package final class InputDirectoryWatch {
+    package let directory: String
     private let inotify: Inotify
     private let log: (LogPriority, String) -> Void
     /// Watching the directory itself, or (while it does not exist) its parent.
@@ -20,11 +20,11 @@ final class InputDirectoryWatch {
         try watch()
     }
 
-    var fileDescriptor: FileDescriptor { inotify.fileDescriptor }
+    package var fileDescriptor: FileDescriptor { inotify.fileDescriptor }
 
     /// Reads the queued changes; true when an event node may have appeared, gone or
     /// changed (or events were lost), so the owner should scan again.
-    func readChanges() -> Bool {
+    package func readChanges() -> Bool {
         let events: [Inotify.Event]
         do {
             events = try inotify.readEvents()
@@ -63,12 +63,12 @@ final class InputDirectoryWatch {
         }
     }
 
-    static func parent(of path: String) -> String {
+    package static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    static func lastComponent(of path: String) -> String {
+    package static func lastComponent(of path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 }

@@ -1,5 +1,4 @@
 import GridlockCore
-import GridlockDisplay
 import GridlockRendering
 import LinuxSys
 
@@ -13,7 +12,7 @@ import LinuxSys
 /// only taken as shown, so the lock's first frame (systemd's READY) still marks start-up.
 public final class LockScreen {
     public private(set) var renderer: SceneRenderer?
-    let output: DisplayOutput
+    package let output: DisplayOutput
     private var drawnScene: Scene?
     /// The newest scene not yet drawn.
     private var pendingScene: Scene?
@@ -40,12 +39,12 @@ public final class LockScreen {
     private var predictor: TipPredictor?
     /// Told when a tip drawn ahead of the finger goes back on it (nil: not at all), for
     /// `settleTip()` at that moment.
-    var tipDeadlineChanged: (Instant?) -> Void = { _ in }
+    package var tipDeadlineChanged: (Instant?) -> Void = { _ in }
     /// Read when a frame is drawn, to predict the tip to its display time: the loop's.
-    let clock: () -> Instant
+    package let clock: () -> Instant
     /// How far ahead the tip is predicted on an output without a vblank clock: the
     /// predictor's own bound, since when the frame shows is not known.
-    static let leadWithoutVblankClock = Duration.milliseconds(8)
+    package static let leadWithoutVblankClock = Duration.milliseconds(8)
     /// The bound in pixels is a node's drawn radius, set for each frame.
     private static let tipTuning = TipPredictor.Tuning(maxDistance: 0)
 
@@ -62,13 +61,13 @@ public final class LockScreen {
     public var connectedDisplay: String? { output.connectedDisplay }
 
     /// The scene to show at the end of the round (or now, when frames are not coalesced).
-    func show(_ scene: Scene) {
+    package func show(_ scene: Scene) {
         pendingScene = scene
         if !coalescesFrames { flush() }
     }
 
     /// A touch sample, for the tip's prediction.
-    func feed(_ touch: TouchEvent, at now: Instant) { predictor?.feed(touch, at: now) }
+    package func feed(_ touch: TouchEvent, at now: Instant) { predictor?.feed(touch, at: now) }
 
     /// The predicted tip's time is up: the last scene is drawn again, its tip back on the
     /// finger, when the round's frame is drawn.
@@ -97,36 +96,36 @@ public final class LockScreen {
     }
 
     /// Draws `scene` again in full (after the display came back).
-    func redraw(_ scene: Scene) {
+    package func redraw(_ scene: Scene) {
         drawnScene = nil
         pendingScene = nil
         draw(scene)
     }
 
     /// A reloaded config's look, prepared ahead (`SceneRenderer.prepare`).
-    func install(_ theme: PreparedTheme?) throws(RenderError) {
+    package func install(_ theme: PreparedTheme?) throws(RenderError) {
         if let theme { try renderer?.install(theme) }
         drawnScene = nil
     }
 
     /// A display of another size: a new canvas, everything drawn anew.
-    func resize(to size: Size) throws(RenderError) {
+    package func resize(to size: Size) throws(RenderError) {
         renderer = try renderer?.resized(to: size)
         drawnScene = nil
     }
 
     /// `[action] mode=handover`: the display goes to the action (false) and comes back.
-    func setActive(_ active: Bool) { output.setActive(active) }
+    package func setActive(_ active: Bool) { output.setActive(active) }
 
     /// DPMS: dark after `blank-after=` without touch, lit by the next one.
-    func setBlanked(_ blanked: Bool) { output.setBlanked(blanked) }
+    package func setBlanked(_ blanked: Bool) { output.setBlanked(blanked) }
 
     /// The stroke ended: the output says its figures for it.
-    func endStroke() { output.endStroke() }
+    package func endStroke() { output.endStroke() }
 
     /// Watched on the loop; `events` hears what the output needs of the lock (a redraw, a
     /// new size).
-    func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) {
+    package func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) {
         // Without a renderer there is no frame to give an output (and `.off`'s needs no loop).
         guard renderer != nil else { return }
         // A renderer is never dropped once there is one: a resize replaces it.

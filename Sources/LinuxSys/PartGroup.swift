@@ -38,7 +38,7 @@ public final class PartGroup {
 
     /// One step of the start: what it makes, or, when it fails, every part started so far
     /// stopped (in reverse) before the error goes on.
-    public func step<Value>(_ make: () throws(DaemonError) -> Value) throws(DaemonError) -> Value {
+    public func step<Value, Failure: Error>(_ make: () throws(Failure) -> Value) throws(Failure) -> Value {
         do {
             return try make()
         } catch {

@@ -1,0 +1,31 @@
+import GridlockCore
+import LinuxSys
+
+/// What a face's reports say in the journal.
+extension FaceReport {
+    /// How loud the journal says it.
+    public var priority: LogPriority {
+        switch self {
+        case .accepted, .rejected, .lockedOut, .relocked: .notice
+        case .serviceLost, .serviceSilent, .notChecked: .warning
+        case .serviceAvailable, .lockoutEnded, .tooShort, .strokeCancelled: .info
+        }
+    }
+
+    /// The journal's sentence; none holds a pattern.
+    public var description: String {
+        switch self {
+        case .serviceAvailable: "gridlockd answers: patterns can be checked"
+        case .serviceLost: "lost gridlockd: nothing can be checked until it answers again"
+        case .serviceSilent: "gridlockd does not answer: nothing can be checked until it does"
+        case .accepted: "gridlockd accepted the pattern"
+        case .rejected(let failures): "gridlockd refused the pattern (\(failures) failure(s) in a row)"
+        case .lockedOut(let seconds): "gridlockd is locked out for \(seconds) s"
+        case .lockoutEnded: "the lockout ended"
+        case .notChecked(let reason): "gridlockd did not check the pattern: \(reason)"
+        case .tooShort(let nodes): "stroke too short (\(nodes) nodes): not sent"
+        case .strokeCancelled(let reason): "stroke discarded: \(reason.rawValue)"
+        case .relocked: "the session is locked again: asking gridlockd where it stands"
+        }
+    }
+}

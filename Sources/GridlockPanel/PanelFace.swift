@@ -1,0 +1,177 @@
+import GridlockCore
+import GridlockDisplay
+import GridlockEvdev
+import GridlockFace
+import GridlockInput
+import GridlockRendering
+import LinuxSys
+
+/// `gridlock-panel`'s wiring: the panel's display and touchscreen around a lock face's
+/// controller and session client, on one loop. It decides nothing about a pattern: each
+/// finished stroke goes to gridlockd over the session socket, and the verdict, the count
+/// and the lockout shown are gridlockd's. What it holds is a picture and a finger.
+///
+/// After a pattern is accepted the success look shows for `[feedback] success-duration=`;
+/// the door is gridlockd's to open, so the face then shows the lock again, asking
+/// gridlockd where it stands (an action still running answers `busy`).
+public final class PanelFace: LockSurfaces {
+    private let loop: EventLoop
+    private let screen: LockScreen
+    private let touch: TouchSource
+    private let feedback: FeedbackPlayer
+    private let controller: FaceController
+    private let client: SessionClient
+    private let group: PartGroup
+    private let grid: FaceGrid
+    private var layout: GridLayout?
+    private var blanker: ScreenBlanker
+    private let blankAfter: Duration?
+    private let relock: EventLoop.Deadline
+    private let tip: EventLoop.Deadline
+    private let blank: EventLoop.Deadline
+    /// The kernel times of the round's touches, for the frame's latency figures.
+    private var roundInputs: [Instant] = []
+    private var stopping = false
+    /// Called with each report (the journal; a test).
+    public var onReport: (FaceReport) -> Void = { _ in }
+    /// Called with each scene after it was presented (a test).
+    public var onPresent: ((Scene) -> Void)? {
+        get { screen.onPresent }
+        set { screen.onPresent = newValue }
+    }
+
+    /// `serverUsers`: the uids gridlockd may run as (root); a socket served by any other is
+    /// refused before a byte of it is read.
+    public init(parts: PanelParts, socket: String, serverUsers: Set<UInt32> = [0]) {
+        loop = parts.loop
+        screen = parts.screen
+        touch = parts.touch
+        group = parts.group
+        grid = parts.grid
+        blankAfter = parts.blankAfter
+        blanker = ScreenBlanker(timeout: parts.blankAfter, now: parts.loop.time)
+        feedback = FeedbackPlayer(loop: parts.loop, beeper: parts.beeper, sounds: parts.sounds)
+        let controller = FaceController(loop: parts.loop, settings: parts.face, grid: parts.grid)
+        self.controller = controller
+        client = SessionClient(
+            path: socket, loop: parts.loop, serverUsers: serverUsers, connected: { controller.connected() },
+            replies: { controller.reply($0) },
+            lost: { why in
+                Journal.log(.warning, "nothing can be checked: \(why)")
+                controller.serviceLost()
+            })
+        relock = loop.deadline("relock")
+        tip = loop.deadline("tip")
+        blank = loop.deadline("blank")
+        controller.session = client
+        controller.surfaces = self
+        controller.onReport = { [unowned self] report in reported(report) }
+        screen.coalescesFrames = true
+        screen.tipDeadlineChanged = { [unowned self] in tip.due = $0 }
+        relock.onFire { [unowned self] _ in controller.relocked() }
+        tip.onFire { [unowned self] _ in screen.settleTip() }
+        blank.onFire { [unowned self] now in blankIfIdle(now: now) }
+        loop.signalHandler = { [unowned self] _ in stopping = true }
+        touch.attach(to: loop) { [unowned self] in accept($0, at: $1) }
+        screen.attach(to: loop) { [unowned self] in outputEvent($0) }
+        layout = controller.layout(for: Rect(x: 0, y: 0, width: screen.size.width, height: screen.size.height))
+        // Stopped first: the socket closes before the beeper, the touchscreen and the display.
+        group.add("beeper") { [feedback] in feedback.stop() }
+        group.add("session client") { [unowned self] in
+            client.close()
+            // The client's handlers hold the controller, which holds the client.
+            controller.session = nil
+        }
+    }
+
+    /// Shows the lock (gridlockd's answer comes on the loop) and runs until SIGTERM or
+    /// SIGINT, or until `until` says so (a test); every way out stops the parts in reverse.
+    public func run(until done: @escaping () -> Bool = { false }) throws(SystemCallError) {
+        sceneChanged()
+        client.connect()
+        afterRound()
+        defer { group.stopAll(on: loop) }
+        try loop.run(until: { [unowned self] in stopping || done() }, afterEach: { [unowned self] in afterRound() })
+    }
+
+    /// Asks the loop to end after this round (a test; signals do it otherwise).
+    public func stop() { stopping = true }
+
+    /// The face's machine, as a test reads it.
+    public var machine: FaceMachine { controller.machine }
+
+    /// Frames presented so far.
+    public var framesPresented: Int { screen.framesPresented }
+
+    // MARK: - LockSurfaces
+
+    public func sceneChanged() {
+        guard let layout else { return }
+        screen.show(controller.scene(on: layout))
+    }
+
+    /// The door is gridlockd's: the face shows the lock again on the next round, once the
+    /// success look has been seen.
+    public func unlockSession() { relock.due = loop.time }
+
+    // MARK: - The loop's news
+
+    private func accept(_ event: TouchEvent, at time: Instant) {
+        switch blanker.filter(event, at: time) {
+        case .swallow:
+            return
+        case .wake:
+            screen.setBlanked(false)
+            Journal.log(.info, "panel woken by a touch")
+            return
+        case .forward:
+            break
+        }
+        guard let layout else { return }
+        roundInputs.append(time)
+        screen.feed(event, at: time)
+        let before = controller.machine.selectedNodeCount
+        controller.touch(event, on: layout)
+        feedback.noteSelection(before: before, after: controller.machine.selectedNodeCount)
+        if case .up = event { screen.endStroke() }
+    }
+
+    private func reported(_ report: FaceReport) {
+        blanker.noteActivity(at: loop.time)
+        feedback.note(report)
+        Journal.log(report.priority, report.description)
+        onReport(report)
+    }
+
+    private func outputEvent(_ event: OutputEvent) {
+        switch event {
+        case .none:
+            break
+        case .redrawAll:
+            if let layout { screen.redraw(controller.scene(on: layout)) }
+        case .resized(let size):
+            Journal.log(.notice, "display is now \(Int(size.width))x\(Int(size.height)) (logical), rotation \(screen.rotation.degrees)")
+            touch.setFrame(size, rotation: screen.rotation)
+            do throws(RenderError) {
+                try screen.resize(to: size)
+            } catch {
+                Journal.log(.critical, "cannot draw at the new size: \(error)")
+            }
+            layout = controller.layout(for: Rect(x: 0, y: 0, width: size.width, height: size.height))
+            sceneChanged()
+        }
+    }
+
+    private func afterRound() {
+        _ = screen.endRound(answering: roundInputs, samples: [])
+        roundInputs = []
+        feedback.afterRound(now: loop.time)
+        blank.due = blanker.deadline
+    }
+
+    private func blankIfIdle(now: Instant) {
+        guard blanker.timerFired(at: now) else { return }
+        screen.setBlanked(true)
+        Journal.log(.info, "panel blanked after \(blankAfter?.components.seconds ?? 0) s without touch")
+    }
+}

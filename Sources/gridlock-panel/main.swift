@@ -1,0 +1,94 @@
+import GridlockArguments
+import GridlockConfiguration
+import GridlockCore
+import GridlockDevices
+import GridlockPanel
+import LinuxSys
+
+let usage = """
+    Usage: gridlock-panel [--config FILE] [--socket PATH]
+           gridlock-panel --check-config [--config FILE]
+
+    The panel's face: draws gridlock's pattern grid straight on the panel's display
+    (DRM/KMS) and reads the finger from its touchscreen (evdev), as an unprivileged user
+    with no capabilities. Each finished stroke is sent to gridlockd over its session
+    socket; gridlockd checks it, counts failures, locks out and opens the door. This
+    program holds no hash and decides nothing: if it stops or crashes, the door stays shut
+    and systemd starts it again (gridlock-panel.service).
+
+    Options:
+      --config FILE   the face file: [display], [touch], [grid], [theme], [feedback] and
+                      [session] socket=, a file that holds no secret (default
+                      /etc/gridlock/face.conf if it exists, else built-in defaults)
+      --socket PATH   gridlockd's session socket (default: the face file's [session]
+                      socket=, else /run/gridlock/session.sock)
+      --check-config  judge the face file as a start would (values, fonts, images) and
+                      exit: 0 good, 78 not
+      --help          show this help
+
+    It believes only a gridlockd that runs as root (the socket's peer credentials): a
+    socket served by any other user is refused, and the lock stays shut.
+
+    Exit status: 0 stopped by SIGTERM/SIGINT, 1 no display or touchscreen could be set
+    up, 64 usage, 78 a broken face file.
+    """
+
+let defaultFacePath = "/etc/gridlock/face.conf"
+let processStarted = Stopwatch()
+
+func main() -> Int32 {
+    var arguments = Arguments(Array(CommandLine.arguments.dropFirst()), command: "gridlock-panel")
+    if arguments.flag("--help") || arguments.flag("-h") {
+        print(usage)
+        return 0
+    }
+    let facePath: String?
+    let socketOption: String?
+    let checkOnly: Bool
+    do {
+        facePath = try arguments.option("--config")
+        socketOption = try arguments.option("--socket")
+        checkOnly = arguments.flag("--check-config")
+        try arguments.finish()
+    } catch {
+        Journal.log(.error, error.description)
+        return 64
+    }
+    let settings: ThemeSettings
+    switch PanelVerdict.judge(path: facePath ?? (PathLookup.exists(defaultFacePath) ? defaultFacePath : nil)) {
+    case .success(let judged):
+        settings = judged
+    case .failure(let error):
+        for diagnostic in error.diagnostics { Journal.log(.error, diagnostic.description) }
+        Journal.log(.error, "refusing to start: fix the face file \(facePath ?? defaultFacePath)")
+        return 78
+    }
+    if checkOnly {
+        print("\(facePath ?? "the built-in face"): good")
+        return 0
+    }
+    let face: PanelFace
+    do throws(PanelDeviceError) {
+        face = PanelFace(parts: try PanelParts(settings: settings), socket: socketOption ?? settings.session.socket)
+    } catch {
+        Journal.log(.error, "cannot start: \(error)")
+        return 1
+    }
+    var firstFrameSaid = false
+    face.onPresent = { _ in
+        guard !firstFrameSaid else { return }
+        firstFrameSaid = true
+        Journal.log(.info, "first lock frame presented \(Int(processStarted.elapsedMilliseconds.rounded())) ms after start")
+        try? SystemdNotifier.fromEnvironment().notify("READY=1")
+    }
+    do throws(SystemCallError) {
+        try face.run()
+    } catch {
+        Journal.log(.critical, "event loop: \(error)")
+        return 1
+    }
+    Journal.log(.info, "gridlock-panel stopped")
+    return 0
+}
+
+exitProcess(main())
