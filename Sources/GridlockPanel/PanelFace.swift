@@ -87,12 +87,23 @@ public final class PanelFace: LockSurfaces {
     /// Shows the lock (gridlockd's answer comes on the loop) and runs until SIGTERM or
     /// SIGINT, or until `until` says so (a test); every way out stops the parts in reverse.
     public func run(until done: @escaping () -> Bool = { false }) throws(SystemCallError) {
+        start()
+        defer { group.stopAll(on: loop) }
+        try loop.run(until: { [unowned self] in stopping || done() }, afterEach: { [unowned self] in endRound() })
+    }
+
+    /// Shows the lock and connects; `run` does it first. (A test that runs gridlockd on the
+    /// same loop starts the face itself, and stops it with `group`.)
+    public func start() {
         sceneChanged()
         client.connect()
-        afterRound()
-        defer { group.stopAll(on: loop) }
-        try loop.run(until: { [unowned self] in stopping || done() }, afterEach: { [unowned self] in afterRound() })
+        endRound()
     }
+
+    /// Stops the parts in reverse at once, without waiting on the loop: as the process
+    /// ending would, its socket closes whatever it waited for (a test ends a face this way
+    /// in the middle of gridlockd's loop).
+    public func stopParts() { group.stopAll(on: nil) }
 
     /// Asks the loop to end after this round (a test; signals do it otherwise).
     public func stop() { stopping = true }
@@ -162,7 +173,9 @@ public final class PanelFace: LockSurfaces {
         }
     }
 
-    private func afterRound() {
+    /// What follows each round of the loop: the newest scene presented once, the round's
+    /// sounds, the panel's idle deadline.
+    public func endRound() {
         _ = screen.endRound(answering: roundInputs, samples: [])
         roundInputs = []
         feedback.afterRound(now: loop.time)
