@@ -362,6 +362,7 @@ install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/sbin
 	install -m 0755 $(BIN)/gridlock $(DESTDIR)$(PREFIX)/bin/gridlock
 	install -m 0755 $(BIN)/gridlock-lock $(DESTDIR)$(PREFIX)/bin/gridlock-lock
+	install -m 0755 $(BIN)/gridlock-panel $(DESTDIR)$(PREFIX)/bin/gridlock-panel
 	install -m 0755 $(BIN)/gridlockd $(DESTDIR)$(PREFIX)/sbin/gridlockd
 	install -d -m 0755 $(DESTDIR)/etc/gridlock/gridlock.conf.d
 	install -d $(DESTDIR)$(PREFIX)/share/doc/gridlock
@@ -375,6 +376,10 @@ install: release
 	sed 's|/usr/local/sbin/gridlockd|$(PREFIX)/sbin/gridlockd|; s|/usr/local/share/doc|$(PREFIX)/share/doc|' \
 		systemd/gridlockd.service > $(DESTDIR)$(SYSTEM_LIB)/systemd/system/gridlockd.service
 	chmod 0644 $(DESTDIR)$(SYSTEM_LIB)/systemd/system/gridlockd.service
+	sed 's|/usr/local/bin/gridlock-panel|$(PREFIX)/bin/gridlock-panel|; s|/usr/local/share/doc|$(PREFIX)/share/doc|' \
+		systemd/gridlock-panel.service > $(DESTDIR)$(SYSTEM_LIB)/systemd/system/gridlock-panel.service
+	chmod 0644 $(DESTDIR)$(SYSTEM_LIB)/systemd/system/gridlock-panel.service
+	install -D -m 0644 systemd/sysusers.d/gridlock.conf $(DESTDIR)$(SYSTEM_LIB)/sysusers.d/gridlock.conf
 	install -D -m 0644 systemd/gridlockd.service.d/console.conf \
 		$(DESTDIR)$(SYSTEM_LIB)/systemd/system/gridlockd.service.d/console.conf
 	install -m 0644 udev/70-gridlock.rules $(DESTDIR)$(SYSTEM_LIB)/udev/rules.d/70-gridlock.rules

@@ -68,7 +68,7 @@ public final class PanelFace: LockSurfaces {
         controller.onReport = { [unowned self] report in reported(report) }
         screen.coalescesFrames = true
         screen.tipDeadlineChanged = { [unowned self] in tip.due = $0 }
-        relock.onFire { [unowned self] _ in controller.relocked() }
+        relock.onFire { [unowned controller] _ in controller.relocked() }
         tip.onFire { [unowned self] _ in screen.settleTip() }
         blank.onFire { [unowned self] now in blankIfIdle(now: now) }
         loop.signalHandler = { [unowned self] _ in stopping = true }

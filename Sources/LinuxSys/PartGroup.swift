@@ -1,5 +1,4 @@
 import GridlockCore
-import LinuxSys
 
 /// A program's parts, started in order and stopped in the reverse order, once, whatever
 /// happened: a start that fails stops what it had started as a full stop would (the console

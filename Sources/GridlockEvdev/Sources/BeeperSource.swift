@@ -1,6 +1,5 @@
 import GridlockCore
 import GridlockInput
-import GridlockEvdev
 import LinuxSys
 
 /// An open buzzer as the beeper source holds it: `EvdevBeeper`, a recorder in tests.

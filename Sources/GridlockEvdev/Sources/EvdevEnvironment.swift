@@ -1,5 +1,4 @@
 import GridlockInput
-import GridlockEvdev
 import LinuxSys
 
 /// The I/O `EvdevTouchSource` does to find and open devices, behind a protocol so its

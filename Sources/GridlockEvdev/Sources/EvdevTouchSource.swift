@@ -1,6 +1,5 @@
 import GridlockCore
 import GridlockInput
-import GridlockEvdev
 import LinuxSys
 
 /// `[touch] backend=evdev`: one touch panel read through libevdev, chosen as `device=`

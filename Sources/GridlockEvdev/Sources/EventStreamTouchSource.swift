@@ -1,6 +1,5 @@
 import GridlockCore
 import GridlockInput
-import GridlockEvdev
 import LinuxSys
 
 /// A touch device whose events arrive as binary `struct input_event`s on a descriptor

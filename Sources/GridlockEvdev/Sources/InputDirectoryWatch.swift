@@ -1,5 +1,4 @@
 import GridlockInput
-import GridlockEvdev
 import LinuxSys
 
 /// Hotplug for whatever the daemon reads from `/dev/input` (the touch panel, the beeper):

@@ -1,5 +1,4 @@
 import GridlockCore
-import GridlockInput
 import LinuxSys
 
 /// A recording's events played as a touch device: `[touch] backend=replay` in gridlockd
