@@ -22,10 +22,13 @@ extension FuzzTargets {
                                 "accepted a node off the \(rows)x\(columns) grid: \(nodes)")
                     try require(Set(nodes).count == nodes.count, "accepted a repeated node: \(nodes)")
                 }
-                try require(request.encoded == message, "request \(request) encodes to other bytes than \(quoted(message))")
+                // In the version it came in: a face of version 1 is answered in version 1.
+                let version = message[2]
+                try require(request.sinceVersion <= version, "accepted \(request) in version \(version), which has no such request")
+                try require(request.encoded(version: version) == message, "request \(request) encodes to other bytes than \(quoted(message))")
             }
             if let reply = try? SessionReply(decoding: message) {
-                try require(reply.encoded == message, "reply \(reply) encodes to other bytes than \(quoted(message))")
+                try require(reply.encoded(version: message[2]) == message, "reply \(reply) encodes to other bytes than \(quoted(message))")
             }
         },
         seeds: { _ in
@@ -34,6 +37,10 @@ extension FuzzTargets {
                 ("check-3x3-1-2-3-6-9", 0x11, SessionRequest.check(nodes: [0, 1, 2, 5, 8]).encoded),
                 ("check-8x8-every-node", 0x66, SessionRequest.check(nodes: Array(0..<64)).encoded),
                 ("status", 0x11, SessionRequest.status.encoded),
+                ("status-version-1", 0x11, SessionRequest.status.encoded(version: 1)),
+                ("report", 0x11, SessionRequest.report(.touchscreenGone).encoded),
+                ("report-version-1", 0x11, SessionRequest.report(.displayGone).encoded(version: 1)),
+                ("noted", 0x11, SessionReply.noted.encoded),
                 ("accepted", 0x11, SessionReply.accepted.encoded),
                 ("rejected", 0x11, SessionReply.rejected(failures: 3, remainingBeforeLockout: 2).encoded),
                 ("rejected-never", 0x11, SessionReply.rejected(failures: 3, remainingBeforeLockout: nil).encoded),
@@ -41,7 +48,7 @@ extension FuzzTargets {
                 ("not-checked-busy", 0x11, SessionReply.notChecked(.busy).encoded),
                 ("status-reply", 0x11, SessionReply.status(status).encoded),
                 ("check-repeated", 0x11, [0x47, 0x4C, 1, 0x01, 3, 1, 2, 1]),
-                ("version-2", 0x11, [0x47, 0x4C, 2, 0x02]),
+                ("version-3", 0x11, [0x47, 0x4C, 3, 0x02]),
             ]
             return messages.map { name, shape, bytes in FuzzSeed(name, [shape] + bytes) }
         })

@@ -25,7 +25,7 @@ extension FaceReport {
         case .notChecked(let reason): "gridlockd did not check the pattern: \(reason)"
         case .tooShort(let nodes): "stroke too short (\(nodes) nodes): not sent"
         case .strokeCancelled(let reason): "stroke discarded: \(reason.rawValue)"
-        case .relocked: "the session is locked again: asking gridlockd where it stands"
+        case .relocked: "the lock shows again: asking gridlockd where it stands"
         }
     }
 }

@@ -22,8 +22,12 @@ public final class SessionClient {
     private unowned let loop: EventLoop
     private let retry: EventLoop.Deadline
     private let quiet: EventLoop.Deadline
-    /// Each request sent and not yet answered, in order: true for a keep-alive's `status`.
+    /// Each request sent and not yet answered, in order: true for one whose reply is the
+    /// client's own (a keep-alive's `status`, a report's `noted`).
     private var outstanding: [Bool] = []
+    /// The protocol version spoken: the newest, until a server answers that it does not
+    /// speak it (an older gridlockd); then version 1, without reports, until this ends.
+    public private(set) var version = SessionProtocol.version
     private var connection: SeqPacketConnection?
     private var retryDelay = SessionClient.firstRetry
     private var lostSaid = false
@@ -85,14 +89,16 @@ public final class SessionClient {
         }
     }
 
-    /// Sends one request; a connection that cannot take it is closed and retried.
+    /// Sends one request; a connection that cannot take it is closed and retried. A
+    /// `report` is the client's own business: its `noted` is not handed on, and it is not
+    /// sent to a server of version 1 (which would close the connection on it).
     public func send(_ request: SessionRequest) {
-        guard let connection else { return }
+        guard let connection, request.sinceVersion <= version else { return }
         do throws(SystemCallError) {
             // One request at a time, each answered before the next: a full queue means a
             // server that stopped reading.
-            if try !connection.send(request.encoded) { return drop("gridlockd does not read its session socket \(path)") }
-            outstanding.append(false)
+            if try !connection.send(request.encoded(version: version)) { return drop("gridlockd does not read its session socket \(path)") }
+            if case .report = request { outstanding.append(true) } else { outstanding.append(false) }
             quiet.due = loop.time + Self.keepAlive
         } catch {
             drop("lost gridlockd at \(path): \(error)")
@@ -107,7 +113,9 @@ public final class SessionClient {
             return
         }
         do throws(SystemCallError) {
-            if try !connection.send(SessionRequest.status.encoded) { return drop("gridlockd does not read its session socket \(path)") }
+            if try !connection.send(SessionRequest.status.encoded(version: version)) {
+                return drop("gridlockd does not read its session socket \(path)")
+            }
             outstanding.append(true)
             quiet.due = loop.time + Self.keepAlive
         } catch {
@@ -147,6 +155,12 @@ public final class SessionClient {
                     reply = try SessionReply(decoding: bytes)
                 } catch {
                     return drop("gridlockd's reply on \(path) did not decode: \(error)")
+                }
+                if reply == .notChecked(.unsupportedVersion), version > SessionProtocol.versions.lowerBound {
+                    // An older gridlockd: speak its version from the next connection on.
+                    version = SessionProtocol.versions.lowerBound
+                    Journal.log(.notice, "gridlockd at \(path) speaks the session protocol's version \(version) only: a face's reports (tamper) are not sent")
+                    return drop("gridlockd at \(path) asked for protocol version \(version)")
                 }
                 // A reply nobody asked for (a refusal before closing) goes to the face too.
                 let wasKeepAlive = outstanding.isEmpty ? false : outstanding.removeFirst()

@@ -31,6 +31,9 @@ public final class PanelFace: LockSurfaces {
     private let blank: EventLoop.Deadline
     /// The kernel times of the round's touches, for the frame's latency figures.
     private var roundInputs: [Instant] = []
+    /// The touchscreen and display the last round had, so that one going is told to
+    /// gridlockd (its `[on tamper]`), as gridlockd's own face would notice it.
+    private var devices = PanelDeviceWatch()
     private var stopping = false
     /// Called with each report (the journal; a test).
     public var onReport: (FaceReport) -> Void = { _ in }
@@ -180,6 +183,10 @@ public final class PanelFace: LockSurfaces {
         roundInputs = []
         feedback.afterRound(now: loop.time)
         blank.due = blanker.deadline
+        for event in devices.observe(touchscreen: touch.devicePath, display: screen.connectedDisplay) {
+            Journal.log(event.isLoss ? .warning : .notice, "\(event.sentence): telling gridlockd")
+            client.send(.report(event))
+        }
     }
 
     private func blankIfIdle(now: Instant) {

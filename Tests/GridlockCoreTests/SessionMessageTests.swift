@@ -9,7 +9,8 @@ private func replyError(_ bytes: [UInt8]) -> SessionDecodeError? {
     expectError(SessionDecodeError.self) { try SessionReply(decoding: bytes) }
 }
 
-private let header: [UInt8] = [0x47, 0x4C, 1]
+private let header: [UInt8] = [0x47, 0x4C, 2]
+private let headerV1: [UInt8] = [0x47, 0x4C, 1]
 
 @Suite("Session protocol messages")
 struct SessionMessageTests {
@@ -18,6 +19,25 @@ struct SessionMessageTests {
         #expect(SessionRequest.check(nodes: [0, 1, 2, 5, 8]).encoded == header + [0x01, 5, 1, 2, 3, 6, 9])
         #expect(SessionRequest.status.encoded == header + [0x02])
         #expect(try SessionRequest(decoding: header + [0x01, 3, 9, 5, 1], nodeCount: 9) == .check(nodes: [8, 4, 0]))
+    }
+
+    @Test("version 1 is the same bytes under its own version byte, and reads back; a report and its noted exist from version 2 only")
+    func versionOne() throws {
+        #expect(SessionRequest.check(nodes: [0, 1, 2, 5, 8]).encoded(version: 1) == headerV1 + [0x01, 5, 1, 2, 3, 6, 9])
+        #expect(try SessionRequest(decoding: headerV1 + [0x02], nodeCount: 9) == .status)
+        #expect(SessionReply.rejected(failures: 3, remainingBeforeLockout: 2).encoded(version: 1) == headerV1 + [0x82, 0, 0, 0, 3, 0, 0, 0, 2])
+        #expect(try SessionReply(decoding: headerV1 + [0x84, 4]) == .notChecked(.unsupportedVersion))
+        #expect(SessionRequest.report(.touchscreenGone).encoded == header + [0x03, 1])
+        #expect(SessionReply.noted.encoded == header + [0x86])
+        for event in FaceEvent.allCases {
+            #expect(try SessionRequest(decoding: header + [0x03, event.rawValue], nodeCount: 9) == .report(event))
+        }
+        #expect(decodeError(headerV1 + [0x03, 1]) == .unknownType(0x03))
+        #expect(replyError(headerV1 + [0x86]) == .unknownType(0x86))
+        #expect(decodeError(header + [0x03, 0]) == .unknownEvent(0))
+        #expect(decodeError(header + [0x03, 5]) == .unknownEvent(5))
+        #expect(decodeError(header + [0x03]) == .wrongLength(type: 0x03, expected: 5, actual: 4))
+        #expect(decodeError(header + [0x03, 1, 1]) == .wrongLength(type: 0x03, expected: 5, actual: 6))
     }
 
     @Test("replies have the documented bytes, counts big-endian")
@@ -99,13 +119,13 @@ struct SessionMessageTests {
                 #expect(replyError([UInt8(first), UInt8(second), 1, 0x81]) == .wrongMagic)
             }
         }
-        for version in 0...255 where version != 1 {
+        for version in 0...255 where !SessionProtocol.versions.contains(UInt8(version)) {
             #expect(decodeError([0x47, 0x4C, UInt8(version), 0x02]) == .unsupportedVersion(UInt8(version)))
             #expect(replyError([0x47, 0x4C, UInt8(version), 0x81]) == .unsupportedVersion(UInt8(version)))
         }
         for type in 0...255 {
-            if ![0x01, 0x02].contains(type) { #expect(decodeError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
-            if !(0x81...0x85).contains(type) { #expect(replyError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
+            if ![0x01, 0x02, 0x03].contains(type) { #expect(decodeError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
+            if !(0x81...0x86).contains(type) { #expect(replyError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
         }
     }
 

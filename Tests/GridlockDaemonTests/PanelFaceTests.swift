@@ -36,6 +36,9 @@ final class ScriptedTouchSource: TouchSource {
     func setGrabbed(_ grabbed: Bool) {}
     func setFrame(_ frame: Size, rotation: Rotation) {}
 
+    /// The node read now; a test unplugs it by setting nil.
+    var devicePath: String? = "/dev/input/event7"
+
     /// Drags through `nodes` (from 0) of `layout` on the next rounds.
     func draw(_ nodes: [Int], on layout: GridLayout) {
         let points = nodes.map(layout.center(of:))

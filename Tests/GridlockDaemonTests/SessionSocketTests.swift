@@ -37,6 +37,8 @@ final class TestFace {
     private let loop: EventLoop
     private var watching: EventLoop.Watching?
     private(set) var replies: [SessionReply] = []
+    /// Each reply's bytes as they came, for their version byte.
+    private(set) var replyBytes: [[UInt8]] = []
     private(set) var closed = false
     var onReply: (SessionReply) -> Void = { _ in }
     var onClose: () -> Void = {}
@@ -81,6 +83,7 @@ final class TestFace {
                 do {
                     let reply = try SessionReply(decoding: bytes)
                     replies.append(reply)
+                    replyBytes.append(bytes)
                     onReply(reply)
                 } catch {
                     Issue.record("a reply that does not decode: \(error)")
@@ -356,7 +359,7 @@ final class SessionSocketTests {
         let cases: [([UInt8], NotCheckedReason)] = [
             ([0x00, 0x01, 0x02, 0x03, 0x04], .malformed),
             (Array(repeating: 0x47, count: 200), .malformed),
-            ([0x47, 0x4C, 2, 0x02], .unsupportedVersion),
+            ([0x47, 0x4C, 3, 0x02], .unsupportedVersion),
             ([0x47, 0x4C, 1, 0x01, 2, 1, 1], .malformed),
         ]
         var faces: [TestFace] = []
@@ -373,7 +376,7 @@ final class SessionSocketTests {
             #expect(face.replies == [.notChecked(reason)], "\(bytes)")
             #expect(face.closed)
         }
-        #expect(SessionReply.notChecked(.unsupportedVersion).encoded[2] == 1, "answered in version 1")
+        #expect(faces[2].replyBytes.first?[2] == 1, "a version it does not speak is answered in version 1, which every face reads")
         // One uid within the interval: the first said, the others counted and said at the stop.
         #expect(journal.filter { $0.hasPrefix("session socket: closed the connection from \(peer)") }.count == 1)
         #expect(journal.contains("session socket: \(cases.count - 1) more like it from uid \(getuid()) within 10 s (session-closed), not logged one by one"), "journal: \(journal)")

@@ -178,6 +178,9 @@ public struct FaceMachine: Sendable {
                 phase = .waitingForService
                 effects.append(.report(.notChecked(reason)))
             }
+        case .noted:
+            // A report's acknowledgement, never a check's answer: the answer is still to come.
+            return
         case .status(let status):
             // A status where a check's answer belongs: the check is lost, not granted.
             phase = .waitingForService

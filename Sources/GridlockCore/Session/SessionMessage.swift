@@ -7,7 +7,10 @@
 /// anything else is a `SessionDecodeError`, never a guess.
 public enum SessionProtocol {
     public static let magic: [UInt8] = [0x47, 0x4C]  // "GL"
-    public static let version: UInt8 = 1
+    /// The newest version this side speaks: 2 adds a face's `report`.
+    public static let version: UInt8 = 2
+    /// Every version this side reads and answers in (a face of version 1 is answered in 1).
+    public static let versions: ClosedRange<UInt8> = 1...2
     public static let headerLength = 4
     /// The longest message: a check of every node of the largest grid (8 x 8).
     public static let maximumLength = headerLength + 1 + maximumNodes
@@ -16,8 +19,19 @@ public enum SessionProtocol {
     /// A count too large for the wire (`rejected`, `lockedOut`, `status`) is sent as this.
     public static let saturated = Int(UInt32.max)
 
-    /// The bytes of the header, for a message of `type`.
-    static func header(_ type: UInt8) -> [UInt8] { magic + [version, type] }
+    /// The bytes of the header, for a message of `type` in `version`.
+    static func header(_ type: UInt8, version: UInt8) -> [UInt8] { magic + [version, type] }
+}
+
+/// What a face saw happen to the devices it holds, told to gridlockd (version 2), whose
+/// `[on tamper]` hooks a going one starts as if gridlockd had held the device itself.
+public enum FaceEvent: UInt8, Hashable, Sendable, CaseIterable {
+    /// The touchscreen the face read went away (unplugged, its driver gone).
+    case touchscreenGone = 1
+    case touchscreenBack = 2
+    /// The display the face showed on went away (its connector, its card).
+    case displayGone = 3
+    case displayBack = 4
 }
 
 /// What a face asks.
@@ -27,21 +41,37 @@ public enum SessionRequest: Hashable, Sendable {
     case check(nodes: [Int])
     /// What the lock would do with a check now.
     case status
+    /// Something happened to the face's devices (version 2), answered `noted`.
+    case report(FaceEvent)
 
     enum Code: UInt8 {
         case check = 0x01
         case status = 0x02
+        case report = 0x03
     }
+
+    /// The oldest version that has this request.
+    public var sinceVersion: UInt8 {
+        switch self {
+        case .check, .status: 1
+        case .report: 2
+        }
+    }
+
+    /// In the newest version.
+    public var encoded: [UInt8] { encoded(version: SessionProtocol.version) }
 
     /// Nodes outside 0..<64 are the caller's mistake; they are clamped, and the server's
     /// decoder then refuses them.
-    public var encoded: [UInt8] {
+    public func encoded(version: UInt8) -> [UInt8] {
         switch self {
         case .check(let nodes):
-            SessionProtocol.header(Code.check.rawValue) + [UInt8(clamping: nodes.count)]
+            SessionProtocol.header(Code.check.rawValue, version: version) + [UInt8(clamping: nodes.count)]
                 + nodes.map { UInt8(clamping: $0 + 1) }
         case .status:
-            SessionProtocol.header(Code.status.rawValue)
+            SessionProtocol.header(Code.status.rawValue, version: version)
+        case .report(let event):
+            SessionProtocol.header(Code.report.rawValue, version: version) + [event.rawValue]
         }
     }
 
@@ -49,9 +79,16 @@ public enum SessionRequest: Hashable, Sendable {
     /// 1...nodeCount and be distinct (the tracker never selects a node twice), with at least
     /// one and at most `nodeCount`.
     public init(decoding bytes: [UInt8], nodeCount: Int) throws(SessionDecodeError) {
-        let type = try SessionDecodeError.checkHeader(bytes)
+        let (version, type) = try SessionDecodeError.checkHeader(bytes)
         guard let code = Code(rawValue: type) else { throw .unknownType(type) }
         switch code {
+        case .report:
+            guard version >= 2 else { throw .unknownType(type) }
+            try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength + 1, type: type)
+            guard let event = FaceEvent(rawValue: bytes[SessionProtocol.headerLength]) else {
+                throw .unknownEvent(bytes[SessionProtocol.headerLength])
+            }
+            self = .report(event)
         case .status:
             try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength, type: type)
             self = .status
@@ -135,6 +172,8 @@ public enum SessionReply: Hashable, Sendable {
     case lockedOut(seconds: Int)
     case notChecked(NotCheckedReason)
     case status(SessionStatus)
+    /// A face's `report` was heard (version 2).
+    case noted
 
     enum Code: UInt8 {
         case accepted = 0x81
@@ -142,6 +181,7 @@ public enum SessionReply: Hashable, Sendable {
         case lockedOut = 0x83
         case notChecked = 0x84
         case status = 0x85
+        case noted = 0x86
     }
 
     /// `remainingBeforeLockout` nil on the wire.
@@ -151,17 +191,24 @@ public enum SessionReply: Hashable, Sendable {
     static let statusLockedOut: UInt8 = 1
     static let statusNotChecking: UInt8 = 2
 
-    public var encoded: [UInt8] {
+    /// In the newest version.
+    public var encoded: [UInt8] { encoded(version: SessionProtocol.version) }
+
+    /// In `version`: the one the face asked in (a `noted` only ever answers a version 2 `report`).
+    public func encoded(version: UInt8) -> [UInt8] {
+        func header(_ code: Code) -> [UInt8] { SessionProtocol.header(code.rawValue, version: version) }
         switch self {
         case .accepted:
-            return SessionProtocol.header(Code.accepted.rawValue)
+            return header(.accepted)
+        case .noted:
+            return header(.noted)
         case .rejected(let failures, let remaining):
-            return SessionProtocol.header(Code.rejected.rawValue) + Self.word(failures)
+            return header(.rejected) + Self.word(failures)
                 + (remaining.map(Self.word) ?? Self.word(UInt32.max))
         case .lockedOut(let seconds):
-            return SessionProtocol.header(Code.lockedOut.rawValue) + Self.word(seconds)
+            return header(.lockedOut) + Self.word(seconds)
         case .notChecked(let reason):
-            return SessionProtocol.header(Code.notChecked.rawValue) + [reason.rawValue]
+            return header(.notChecked) + [reason.rawValue]
         case .status(let status):
             let (state, reason, seconds): (UInt8, UInt8, Int) =
                 switch status.state {
@@ -169,7 +216,7 @@ public enum SessionReply: Hashable, Sendable {
                 case .lockedOut(let seconds): (Self.statusLockedOut, 0, seconds)
                 case .notChecking(let reason): (Self.statusNotChecking, reason.rawValue, 0)
                 }
-            return SessionProtocol.header(Code.status.rawValue)
+            return header(.status)
                 + [state, reason, UInt8(clamping: status.rows), UInt8(clamping: status.columns),
                    UInt8(clamping: status.minimumNodes)]
                 + Self.word(seconds)
@@ -179,7 +226,7 @@ public enum SessionReply: Hashable, Sendable {
     /// The body lengths of the fixed-size replies.
     static func bodyLength(_ code: Code) -> Int {
         switch code {
-        case .accepted: 0
+        case .accepted, .noted: 0
         case .rejected: 8
         case .lockedOut: 4
         case .notChecked: 1
@@ -190,13 +237,15 @@ public enum SessionReply: Hashable, Sendable {
     /// What a face reads. A count of `UInt32.max` reads as the most an `Int` on the wire can
     /// hold (`SessionProtocol.saturated`), except a rejected reply's remaining, where it is nil.
     public init(decoding bytes: [UInt8]) throws(SessionDecodeError) {
-        let type = try SessionDecodeError.checkHeader(bytes)
-        guard let code = Code(rawValue: type) else { throw .unknownType(type) }
+        let (version, type) = try SessionDecodeError.checkHeader(bytes)
+        guard let code = Code(rawValue: type), code != .noted || version >= 2 else { throw .unknownType(type) }
         try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength + Self.bodyLength(code), type: type)
         let body = Array(bytes[SessionProtocol.headerLength...])
         switch code {
         case .accepted:
             self = .accepted
+        case .noted:
+            self = .noted
         case .rejected:
             let remaining = Self.word(body, at: 4)
             self = .rejected(failures: Int(Self.word(body, at: 0)), remainingBeforeLockout: remaining == Self.never ? nil : Int(remaining))
@@ -259,6 +308,7 @@ public enum SessionDecodeError: Error, Hashable, Sendable, CustomStringConvertib
     case nodeOutOfRange(Int, nodeCount: Int)
     case repeatedNode(Int)
     case unknownReason(UInt8)
+    case unknownEvent(UInt8)
     case unknownState(UInt8)
     case gridOutOfRange(rows: Int, columns: Int)
     case minimumOutOfRange(Int)
@@ -270,7 +320,8 @@ public enum SessionDecodeError: Error, Hashable, Sendable, CustomStringConvertib
         case .truncatedHeader(let length): "\(length) bytes, shorter than the 4-byte header"
         case .tooLong(let length): "\(length) bytes, longer than the \(SessionProtocol.maximumLength) a message may have"
         case .wrongMagic: "not a gridlock message (the first two bytes are not GL)"
-        case .unsupportedVersion(let version): "protocol version \(version), this side speaks \(SessionProtocol.version)"
+        case .unsupportedVersion(let version):
+            "protocol version \(version), this side speaks \(SessionProtocol.versions.lowerBound) to \(SessionProtocol.versions.upperBound)"
         case .unknownType(let type): "unknown message type \(type)"
         case .wrongLength(let type, let expected, let actual): "message type \(type) of \(actual) bytes, expected \(expected)"
         case .noNodes: "a check with no nodes"
@@ -278,6 +329,7 @@ public enum SessionDecodeError: Error, Hashable, Sendable, CustomStringConvertib
         case .nodeOutOfRange(let node, let nodeCount): "node \(node) is not on the grid's 1...\(nodeCount)"
         case .repeatedNode(let node): "node \(node) appears twice"
         case .unknownReason(let reason): "unknown reason code \(reason)"
+        case .unknownEvent(let event): "unknown face event \(event)"
         case .unknownState(let state): "unknown status state \(state)"
         case .gridOutOfRange(let rows, let columns): "a grid of \(rows)x\(columns)"
         case .minimumOutOfRange(let minimum): "a minimum of \(minimum) nodes"
@@ -285,13 +337,18 @@ public enum SessionDecodeError: Error, Hashable, Sendable, CustomStringConvertib
         }
     }
 
-    /// The message type, once the length bound, magic and version are right.
-    static func checkHeader(_ bytes: [UInt8]) throws(SessionDecodeError) -> UInt8 {
+    /// The message's version and type, once the length bound, magic and version are right.
+    static func checkHeader(_ bytes: [UInt8]) throws(SessionDecodeError) -> (version: UInt8, type: UInt8) {
         guard bytes.count <= SessionProtocol.maximumLength else { throw .tooLong(length: bytes.count) }
         guard bytes.count >= SessionProtocol.headerLength else { throw .truncatedHeader(length: bytes.count) }
         guard bytes[0] == SessionProtocol.magic[0], bytes[1] == SessionProtocol.magic[1] else { throw .wrongMagic }
-        guard bytes[2] == SessionProtocol.version else { throw .unsupportedVersion(bytes[2]) }
-        return bytes[3]
+        guard SessionProtocol.versions.contains(bytes[2]) else { throw .unsupportedVersion(bytes[2]) }
+        return (bytes[2], bytes[3])
+    }
+
+    /// The version a message says it is in (a decoded one: 1 or 2).
+    public static func version(of bytes: [UInt8]) -> UInt8? {
+        bytes.count >= SessionProtocol.headerLength ? bytes[2] : nil
     }
 
     static func checkLength(_ bytes: [UInt8], _ expected: Int, type: UInt8) throws(SessionDecodeError) {

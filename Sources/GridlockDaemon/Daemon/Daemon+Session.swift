@@ -19,6 +19,11 @@ extension Daemon {
             pending.append((.stroke(nodes: nodes, check: check), nil))
             return nil
         }
+        // A face's devices are watched as gridlockd's own would be: not while an action
+        // holds the panel, nor while stopping.
+        server.report = { [unowned self] event, peer in
+            alarms.faceReported(event, by: peer, watching: !handedOver && !stopping && options.role.guardsADoor)
+        }
         server.attach()
         session = server
     }

@@ -52,9 +52,27 @@ final class DoorAlarms {
         if let lost = lastDisplay, display == nil { tamper("display-removed", device: lost) }
     }
 
-    func tamper(_ reason: String, device: String?) {
+    /// A lock face's word on the devices it holds (the panel's own face, `gridlock-panel`):
+    /// a touchscreen or display gone is tamper as gridlockd's own would be, named by the
+    /// face that said so (the face's word names no device path: nothing of it reaches a
+    /// hook's environment but the reason).
+    func faceReported(_ event: FaceEvent, by peer: PeerCredentials, watching: Bool) {
+        let face = "reported by the lock face of \(peer)"
+        switch event {
+        case .touchscreenGone:
+            if watching { tamper("touch-device-removed", device: nil, source: face) }
+        case .displayGone:
+            if watching { tamper("display-removed", device: nil, source: face) }
+        case .touchscreenBack:
+            Journal.log(.notice, "the lock face of \(peer) has its touchscreen back")
+        case .displayBack:
+            Journal.log(.notice, "the lock face of \(peer) has its display back")
+        }
+    }
+
+    func tamper(_ reason: String, device: String?, source: String? = nil) {
         Journal.log(
-            .warning, "tamper: \(reason)\(device.map { " (\($0))" } ?? "")",
+            .warning, "tamper: \(reason)\(device.map { " (\($0))" } ?? "")\(source.map { " (\($0))" } ?? "")",
             JournalFields(messageID: JournalCatalog.tamper, fields: ["GRIDLOCK_EVENT": "tamper", "GRIDLOCK_REASON": reason]))
         hooks.fire(.tamper, HookFacts(device: device, reason: reason))
     }

@@ -21,6 +21,8 @@ final class SessionServer {
         var messagesInWindow = 0
         /// Its last message (or its connect): what the idle timeout and the shares judge.
         var lastActive: Instant
+        /// The protocol version of its last request: its replies are in that version.
+        var version: UInt8 = SessionProtocol.versions.lowerBound
     }
 
     /// A check handed on and not answered yet: who asked, over which connection (which may
@@ -67,6 +69,8 @@ final class SessionServer {
     /// Hands a check on under its id, whose verdict comes back through `answer`; or the
     /// reply now, when it is not handed on (gridlockd is stopping).
     var check: (CheckID, PeerCredentials, [Int]) -> SessionReply? = { _, _, _ in .notChecked(.busy) }
+    /// What a face said happened to its devices (`report`, version 2); answered `noted`.
+    var report: (FaceEvent, PeerCredentials) -> Void = { _, _ in }
 
     init(listener: SeqPacketListener, loop: EventLoop, allows: @escaping (PeerCredentials) -> Bool, nodeCount: @escaping () -> Int) {
         self.listener = listener
@@ -195,7 +199,7 @@ final class SessionServer {
 
     /// A connection never served: one reply saying why, and closed.
     private func turnAway(_ connection: SeqPacketConnection, _ reason: NotCheckedReason) {
-        try? connection.send(SessionReply.notChecked(reason).encoded)
+        try? connection.send(SessionReply.notChecked(reason).encoded(version: SessionProtocol.versions.lowerBound))
         connection.discardQueued(upTo: Self.mostQueuedDiscarded)
         connection.close()
     }
@@ -282,7 +286,7 @@ final class SessionServer {
     }
 
     private func handle(_ bytes: [UInt8], from id: ConnectionID) {
-        guard let client = clients[id] else { return }
+        guard var client = clients[id] else { return }
         let request: SessionRequest
         do {
             request = try SessionRequest(decoding: bytes, nodeCount: nodeCount())
@@ -294,7 +298,14 @@ final class SessionServer {
             }
             return
         }
+        if let version = SessionDecodeError.version(of: bytes), version != client.version {
+            client.version = version
+            clients[id] = client
+        }
         switch request {
+        case .report(let event):
+            report(event, client.peer)
+            send(.noted, to: id, client)
         case .status:
             send(status(client.peer), to: id, client)
         case .check(let nodes):
@@ -313,7 +324,8 @@ final class SessionServer {
     private func refuse(_ id: ConnectionID, _ reason: NotCheckedReason, _ why: String) {
         guard let client = clients[id] else { return }
         logRefusal(of: client.peer, kind: "session-closed", "closed the connection from \(client.peer): \(why)")
-        try? client.connection.send(SessionReply.notChecked(reason).encoded)
+        // In the oldest version: every face reads it, whatever it spoke.
+        try? client.connection.send(SessionReply.notChecked(reason).encoded(version: SessionProtocol.versions.lowerBound))
         client.connection.discardQueued(upTo: Self.mostQueuedDiscarded)
         close(id)
     }
@@ -321,7 +333,7 @@ final class SessionServer {
     private func send(_ reply: SessionReply, to id: ConnectionID, _ client: Client) {
         do {
             // A face reads one reply per request; one that lets its queue fill is not waited for.
-            if try !client.connection.send(reply.encoded) {
+            if try !client.connection.send(reply.encoded(version: client.version)) {
                 Journal.log(.warning, "session socket: the lock face of \(client.peer) does not read its replies; closed")
                 close(id)
             }
@@ -347,6 +359,7 @@ extension SessionReply {
         case .lockedOut(let seconds): "locked out (\(seconds) s)"
         case .notChecked(let reason): "not checked (\(reason))"
         case .status: "status"
+        case .noted: "noted"
         }
     }
 
@@ -355,7 +368,7 @@ extension SessionReply {
     var wasChecked: Bool {
         switch self {
         case .accepted, .rejected, .notChecked(.tooShort), .notChecked(.notRecorded), .notChecked(.stopping): true
-        case .lockedOut, .notChecked, .status: false
+        case .lockedOut, .notChecked, .status, .noted: false
         }
     }
 }

@@ -1,0 +1,136 @@
+import GridlockCore
+import GridlockFace
+import LinuxSys
+import Testing
+@testable import GridlockDaemon
+
+/// Version 2 of the session protocol: a face's `report` of its devices, answered `noted`
+/// and made tamper at gridlockd; a face of version 1 answered in version 1; a face of
+/// version 2 that meets a gridlockd of version 1 falls back to it.
+extension SessionSocketTests {
+    @Test("a face of version 1 is answered in version 1, byte for byte as before version 2")
+    func versionOneFaceIsAnsweredInVersionOne() throws {
+        try start()
+        let face = try face()
+        face.onReply = { [unowned self] _ in if face.replies.count == 2 { daemon.stop() } }
+        face.send(SessionRequest.status.encoded(version: 1))
+        face.send(SessionRequest.check(nodes: Self.wrong).encoded(version: 1))
+        run()
+        #expect(face.replyBytes.map { $0[2] } == [1, 1])
+        #expect(face.replies.last == .rejected(failures: 1, remainingBeforeLockout: 4))
+    }
+
+    @Test("a report in version 1, which has none, is malformed: one reply and the connection closed, nothing tamper")
+    func reportInVersionOneIsMalformed() throws {
+        try start()
+        let face = try face()
+        face.onClose = { [unowned self] in daemon.stop() }
+        face.send(SessionRequest.report(.touchscreenGone).encoded(version: 1))
+        run()
+        #expect(face.replies == [.notChecked(.malformed)])
+        #expect(face.closed)
+        #expect(!journal.contains { $0.hasPrefix("tamper:") })
+    }
+
+    @Test("a face's report that its touchscreen or display went is tamper at gridlockd, named by the face; back is only logged")
+    func faceReportIsTamper() throws {
+        try start()
+        let face = try face()
+        face.onReply = { [unowned self] _ in if face.replies.count == 4 { daemon.stop() } }
+        for event in [FaceEvent.touchscreenGone, .touchscreenBack, .displayGone, .displayBack] { face.send(.report(event)) }
+        run()
+        #expect(face.replies == [.noted, .noted, .noted, .noted])
+        #expect(face.replyBytes.allSatisfy { $0[2] == 2 })
+        #expect(journal.contains("tamper: touch-device-removed (reported by the lock face of \(peer))"), "journal: \(journal)")
+        #expect(journal.contains("tamper: display-removed (reported by the lock face of \(peer))"), "journal: \(journal)")
+        #expect(journal.contains("the lock face of \(peer) has its touchscreen back"))
+        #expect(journal.filter { $0.hasPrefix("tamper:") }.count == 2)
+        #expect(verifier.requests == 0)
+    }
+
+    @Test("the panel's face tells gridlockd its touchscreen went, and gridlockd makes it tamper")
+    func panelFaceReportsItsTouchscreenGone() throws {
+        try start()
+        let server = try #require(daemon.session)
+        let heard = server.report
+        var reported: [FaceEvent] = []
+        server.report = { [unowned self] event, peer in
+            heard(event, peer)
+            reported.append(event)
+            daemon.stop()
+        }
+        let panel = Panel(path: path, loop: loop)
+        // Unplugged once gridlockd answers; the end of the face's round notices it (gridlockd's
+        // loop runs the rounds here, so the face's end of round is called by a deadline).
+        let roundEnd = loop.deadline("face round end")
+        roundEnd.onFire { _ in panel.face.endRound() }
+        panel.onReport = { [unowned self] report in
+            guard report == .serviceAvailable else { return }
+            panel.touch.devicePath = nil
+            roundEnd.due = loop.time
+        }
+        run()
+        panel.end()
+        roundEnd.onFire { _ in }
+        server.report = { _, _ in }
+        #expect(reported == [.touchscreenGone])
+        #expect(journal.contains("tamper: touch-device-removed (reported by the lock face of \(peer))"), "journal: \(journal)")
+    }
+
+    @Test("a face of version 2 meeting a gridlockd of version 1 speaks version 1 from its next connection, and sends it no report")
+    func faceFallsBackToVersionOne() throws {
+        // A gridlockd of version 1: refuses any other version in version 1 and closes, as
+        // its server does; answers a version 1 status with a ready 3x3 grid.
+        try Directory.create("\(directory)/old", mode: 0o755)
+        let listener = try SeqPacketListener(path: "\(directory)/old/session.sock", mode: 0o666, group: nil)
+        var served: [SeqPacketConnection] = []
+        var seen: [[UInt8]] = []
+        let ready = SessionReply.status(SessionStatus(state: .ready, rows: 3, columns: 3, minimumNodes: 4))
+        try loop.watch(listener.descriptor, as: "old gridlockd") {
+            guard let connection = try? listener.accept() else { return }
+            served.append(connection)
+            try? self.loop.watch(connection.descriptor, as: "old gridlockd connection") {
+                while case .message(let bytes)? = try? connection.receive(limit: 64) {
+                    seen.append(bytes)
+                    if bytes.count > 3, bytes[2] == 1 {
+                        _ = try? connection.send(ready.encoded(version: 1))
+                    } else {
+                        _ = try? connection.send(SessionReply.notChecked(.unsupportedVersion).encoded(version: 1))
+                        self.loop.unwatch(connection.descriptor)
+                        connection.close()
+                        return
+                    }
+                }
+            }
+        }
+        let face = Face(path: listener.path, loop: loop)
+        var available = false
+        face.controller.onReport = { report in
+            if report == .serviceAvailable {
+                available = true
+                // Not sent to version 1; the status after it is, and shows what was.
+                face.client.send(.report(.touchscreenGone))
+                face.client.send(.status)
+            }
+        }
+        var finished = false
+        loop.deadline("test limit") { _ in
+            Issue.record("the face did not find the old gridlockd within 20 s")
+            finished = true
+        }.due = MonotonicClock.now() + .seconds(20)
+        face.client.connect()
+        try loop.run(until: { finished || seen.count >= 3 })
+        face.letGo()
+        for connection in served where loop.isWatching(connection.descriptor) {
+            loop.unwatch(connection.descriptor)
+            connection.close()
+        }
+        loop.unwatch(listener.descriptor)
+        listener.close()
+        #expect(available)
+        #expect(face.client.version == 1)
+        #expect(seen == [[0x47, 0x4C, 2, 0x02], [0x47, 0x4C, 1, 0x02], [0x47, 0x4C, 1, 0x02]],
+                "a status in version 2, refused; then in version 1, and no report: \(seen)")
+        #expect(face.controller.machine.phase == .ready)
+    }
+}
