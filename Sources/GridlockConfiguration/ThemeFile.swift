@@ -88,3 +88,21 @@ public enum ThemeFile {
         }
     }
 }
+
+/// A face's one verdict on its file, for `gridlock-lock` and `gridlock-panel` alike: what
+/// `gridlock-panel --check-config` says is exactly what decides whether a face starts.
+extension ThemeFile {
+    /// Where a face looks for its file when none is named.
+    public static let defaultPath = "/etc/gridlock/face.conf"
+
+    /// The file named, else `defaultPath` if there is one, else none (the built-in look):
+    /// which file that is, and its settings or every problem in it.
+    public static func judge(named path: String?) -> (path: String?, verdict: Result<ThemeSettings, ConfigError>) {
+        guard let path = path ?? (PathLookup.exists(defaultPath) ? defaultPath : nil) else { return (nil, .success(.defaults)) }
+        do throws(ConfigError) {
+            return (path, .success(try load(path: path)))
+        } catch {
+            return (path, .failure(error))
+        }
+    }
+}

@@ -35,7 +35,6 @@ let usage = """
     holds the session, 75 the compositor went away, 78 a broken theme file.
     """
 
-let defaultThemePath = "/etc/gridlock/face.conf"
 let processStarted = Stopwatch()
 
 func main() -> Int32 {
@@ -58,15 +57,15 @@ func main() -> Int32 {
     }
     if now { return lockNow() }
 
-    var settings = ThemeSettings.defaults
-    if let path = themePath ?? (PathLookup.exists(defaultThemePath) ? defaultThemePath : nil) {
-        do {
-            settings = try ThemeFile.load(path: path)
-        } catch {
-            for diagnostic in error.diagnostics { Journal.log(.error, diagnostic.description) }
-            Journal.log(.error, "refusing to start: fix the theme file \(path)")
-            return 78
-        }
+    let settings: ThemeSettings
+    let (judgedPath, verdict) = ThemeFile.judge(named: themePath)
+    switch verdict {
+    case .success(let judged):
+        settings = judged
+    case .failure(let error):
+        for diagnostic in error.diagnostics { Journal.log(.error, diagnostic.description) }
+        Journal.log(.error, "refusing to start: fix the theme file \(judgedPath ?? ThemeFile.defaultPath)")
+        return 78
     }
     var face = FaceSettings()
     face.showPath = settings.grid.showPath

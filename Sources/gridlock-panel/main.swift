@@ -33,7 +33,6 @@ let usage = """
     up, 64 usage, 78 a broken face file.
     """
 
-let defaultFacePath = "/etc/gridlock/face.conf"
 let processStarted = Stopwatch()
 
 func main() -> Int32 {
@@ -55,16 +54,17 @@ func main() -> Int32 {
         return 64
     }
     let settings: ThemeSettings
-    switch PanelVerdict.judge(path: facePath ?? (PathLookup.exists(defaultFacePath) ? defaultFacePath : nil)) {
+    let (judgedPath, verdict) = ThemeFile.judge(named: facePath)
+    switch verdict {
     case .success(let judged):
         settings = judged
     case .failure(let error):
         for diagnostic in error.diagnostics { Journal.log(.error, diagnostic.description) }
-        Journal.log(.error, "refusing to start: fix the face file \(facePath ?? defaultFacePath)")
+        Journal.log(.error, "refusing to start: fix the face file \(judgedPath ?? ThemeFile.defaultPath)")
         return 78
     }
     if checkOnly {
-        print("\(facePath ?? "the built-in face"): good")
+        print("\(judgedPath ?? "the built-in face (no \(ThemeFile.defaultPath))"): good")
         return 0
     }
     let face: PanelFace

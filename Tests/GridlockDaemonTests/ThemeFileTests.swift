@@ -76,4 +76,20 @@ import Testing
         #expect(error.diagnostics.map(\.location) == [SourceLocation(file: path, line: 3)])
         #expect(error.diagnostics.first?.message.contains("a theme file holds only [theme], [grid], [display], [touch], [feedback] and [session]") == true)
     }
+
+    @Test("the panel face's [touch] and [feedback] are read; a file that is not there is a verdict naming it, not the defaults")
+    func panelSectionsAndTheVerdict() throws {
+        let folder = try ConfigFixtures.scratch(["face.conf": "[touch]\ngrab=false\n[feedback]\nerror-ms=250\nbeeper=off\n"])
+        defer { ConfigFixtures.remove(folder) }
+        let (path, verdict) = ThemeFile.judge(named: "\(folder)/face.conf")
+        #expect(path == "\(folder)/face.conf")
+        let settings = try verdict.get()
+        #expect(settings.touch.grab == false)
+        #expect(settings.feedback.errorDuration == .milliseconds(250))
+        #expect(settings.feedback.beeper == .off)
+        let (missing, refused) = ThemeFile.judge(named: "\(folder)/none.conf")
+        #expect(missing == "\(folder)/none.conf")
+        guard case .failure(let error) = refused else { Issue.record("a missing face file named on the command line was taken as the defaults"); return }
+        #expect(error.diagnostics.first?.location.file == "\(folder)/none.conf")
+    }
 }
