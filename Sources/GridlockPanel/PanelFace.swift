@@ -11,7 +11,7 @@ import LinuxSys
 /// finished stroke goes to gridlockd over the session socket, and the verdict, the count
 /// and the lockout shown are gridlockd's. What it holds is a picture and a finger.
 ///
-/// After a pattern is accepted the success look shows for `[feedback] success-duration=`;
+/// After a pattern is accepted the success look shows for `[feedback] success-ms=`;
 /// the door is gridlockd's to open, so the face then shows the lock again, asking
 /// gridlockd where it stands (an action still running answers `busy`).
 public final class PanelFace: LockSurfaces {
@@ -22,7 +22,6 @@ public final class PanelFace: LockSurfaces {
     private let controller: FaceController
     private let client: SessionClient
     private let group: PartGroup
-    private let grid: FaceGrid
     private var layout: GridLayout?
     private var blanker: ScreenBlanker
     private let blankAfter: Duration?
@@ -50,7 +49,6 @@ public final class PanelFace: LockSurfaces {
         screen = parts.screen
         touch = parts.touch
         group = parts.group
-        grid = parts.grid
         blankAfter = parts.blankAfter
         blanker = ScreenBlanker(timeout: parts.blankAfter, now: parts.loop.time)
         feedback = FeedbackPlayer(loop: parts.loop, beeper: parts.beeper, sounds: parts.sounds)
