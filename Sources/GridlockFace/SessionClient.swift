@@ -22,9 +22,18 @@ public final class SessionClient {
     private unowned let loop: EventLoop
     private let retry: EventLoop.Deadline
     private let quiet: EventLoop.Deadline
-    /// Each request sent and not yet answered, in order: true for one whose reply is the
-    /// client's own (a keep-alive's `status`, a report's `noted`).
-    private var outstanding: [Bool] = []
+    /// Each request sent and not yet answered, in order, by whose its reply is.
+    private var outstanding: [Awaited] = []
+
+    private enum Awaited {
+        /// A request of the face's: its reply goes to `replies`.
+        case face
+        /// A keep-alive's `status`: its reply is the client's own.
+        case keepAlive
+        /// A `report`: answered `noted` at once, also while a check is out (a check is
+        /// answered when it is decided), so its reply is matched by its kind, not its place.
+        case report
+    }
     /// The protocol version spoken: the newest, until a server answers that it does not
     /// speak it (an older gridlockd); then version 1, without reports, until this ends.
     public private(set) var version = SessionProtocol.version
@@ -98,7 +107,7 @@ public final class SessionClient {
             // One request at a time, each answered before the next: a full queue means a
             // server that stopped reading.
             if try !connection.send(request.encoded(version: version)) { return drop("gridlockd does not read its session socket \(path)") }
-            if case .report = request { outstanding.append(true) } else { outstanding.append(false) }
+            if case .report = request { outstanding.append(.report) } else { outstanding.append(.face) }
             quiet.due = loop.time + Self.keepAlive
         } catch {
             drop("lost gridlockd at \(path): \(error)")
@@ -116,7 +125,7 @@ public final class SessionClient {
             if try !connection.send(SessionRequest.status.encoded(version: version)) {
                 return drop("gridlockd does not read its session socket \(path)")
             }
-            outstanding.append(true)
+            outstanding.append(.keepAlive)
             quiet.due = loop.time + Self.keepAlive
         } catch {
             drop("lost gridlockd at \(path): \(error)")
@@ -162,10 +171,18 @@ public final class SessionClient {
                     Journal.log(.notice, "gridlockd at \(path) speaks the session protocol's version \(version) only: a face's reports (tamper) are not sent")
                     return drop("gridlockd at \(path) asked for protocol version \(version)")
                 }
-                // A reply nobody asked for (a refusal before closing) goes to the face too.
-                let wasKeepAlive = outstanding.isEmpty ? false : outstanding.removeFirst()
                 quiet.due = loop.time + Self.keepAlive
-                if !wasKeepAlive { replies(reply) }
+                if reply == .noted {
+                    // A report's, whatever was sent before it.
+                    if let report = outstanding.firstIndex(where: { if case .report = $0 { true } else { false } }) {
+                        outstanding.remove(at: report)
+                    }
+                } else {
+                    // A reply nobody asked for (a refusal before closing) goes to the face too.
+                    let next = outstanding.firstIndex(where: { if case .report = $0 { false } else { true } })
+                    let awaited = next.map { outstanding.remove(at: $0) } ?? .face
+                    if case .face = awaited { replies(reply) }
+                }
                 // A reply may have closed the connection (a refusal): stop reading a closed one.
                 if self.connection == nil { return }
             }

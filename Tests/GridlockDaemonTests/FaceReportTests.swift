@@ -133,4 +133,35 @@ extension SessionSocketTests {
                 "a status in version 2, refused; then in version 1, and no report: \(seen)")
         #expect(face.controller.machine.phase == .ready)
     }
+
+    @Test("a report while the face's check is out is noted at once, and the check's verdict still reaches the face")
+    func reportDuringACheck() throws {
+        try start()
+        verifier.holding = true
+        let server = try #require(daemon.session)
+        let heard = server.report
+        let panel = Panel(path: path, loop: loop)
+        let roundEnd = loop.deadline("face round end")
+        roundEnd.onFire { _ in panel.face.endRound() }
+        panel.onReport = { [unowned self] report in
+            if report == .serviceAvailable { panel.draw(Self.wrong) }
+            if case .rejected = report { daemon.stop() }
+        }
+        verifier.onRequest = { [unowned self] in
+            // The check is out: the touchscreen goes, and the face says so before its verdict.
+            panel.touch.devicePath = nil
+            roundEnd.due = loop.time
+        }
+        server.report = { [unowned self] event, peer in
+            heard(event, peer)
+            // Noted first; the verdict comes after it.
+            loop.deadline("verdict") { [unowned self] _ in verifier.releaseAll() }.due = loop.time
+        }
+        run()
+        panel.end()
+        roundEnd.onFire { _ in }
+        server.report = { _, _ in }
+        #expect(panel.reports == [.serviceAvailable, .rejected(failures: 1)])
+        #expect(journal.contains("tamper: touch-device-removed (reported by the lock face of \(peer))"), "journal: \(journal)")
+    }
 }
