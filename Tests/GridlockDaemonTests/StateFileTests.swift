@@ -130,6 +130,26 @@ import Testing
         #expect(file.saved.uses(of: "visitor", hash: Self.visitorHash) == 1)
     }
 
+    @Test("a power cut in a new panel's first write is no damage: before its file (a witness of generation 0 only), or before the witness that follows it")
+    func aKillInTheFirstWriteIsNoDamage() throws {
+        defer { removeDirectory(directory) }
+        let first = try #require(StateWitness.decode(StateWitness(generation: 0, failures: 0).encode()))
+        try first.save(to: witness, durable: false)
+        let before = open()
+        #expect(before.damage == nil)
+        #expect(before.saved.attempts == .clean)
+        #expect(before.saved.uses(of: "visitor", hash: Self.visitorHash) == 0)
+        try before.save(attempts: AttemptState(failures: 1))
+        try first.save(to: witness, durable: false)
+        let after = open()
+        #expect(after.damage == nil)
+        #expect(after.saved.attempts == AttemptState(failures: 1))
+        // A file of generation 1 with no witness at all is still damage: the first write
+        // leaves one before the file.
+        try FileManager.default.removeItem(atPath: witness)
+        expectClosed(open(), "cannot be vouched for")
+    }
+
     @Test("a valid version 1 file keeps its count, and its uses are unknown: a limited pattern stays shut")
     func aVersionOneFileLeavesLimitedPatternsShut() throws {
         defer { removeDirectory(directory) }

@@ -164,6 +164,12 @@ public final class StateFile {
             saved = next
             return
         }
+        if !witnessOnDisk {
+            // The first write here: a witness of what is on disk now (generation 0 on a new
+            // panel) goes first, so a power cut between the file and its first witness leaves
+            // a file newer than its witness, never a file of generation 1 with none.
+            writeWitness(StateWitness(generation: saved.generation, failures: saved.attempts.failures), for: path)
+        }
         try AttemptStore.save(next, to: path)
         saved = next
         // After the file, never before: the witness must never claim more than the file holds.

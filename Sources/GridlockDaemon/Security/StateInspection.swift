@@ -59,6 +59,9 @@ extension StateFile {
         switch AttemptStore.load(from: path) {
         case .missing:
             if witnessLoad == .absent { return restored(.clean, damage: nil, fromFile: false) }
+            // A witness of generation 0 is written before a panel's first state file: the
+            // power went before that file was.
+            if case .present(let first) = witnessLoad, first.generation == 0 { return restored(.clean, damage: nil, fromFile: false) }
             damage = "is missing, though gridlockd wrote it before (\(witnessPath) says so)"
         case .loaded(let state):
             switch witnessLoad {

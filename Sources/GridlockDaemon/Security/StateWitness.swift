@@ -15,7 +15,8 @@ import LinuxSys
 ///
 /// It follows every write of the state file (after it, so it never claims more than the
 /// file holds), without an fsync of its own except when gridlockd starts: a power cut may
-/// bring back an earlier witness, which only claims less. Deleting both files, or putting
+/// bring back an earlier witness, which only claims less. Before a panel's first state file
+/// one of generation 0 is written, so no power cut leaves a first file without a witness. Deleting both files, or putting
 /// back older copies of both, is an administrator's reset (docs/security.md).
 struct StateWitness: Hashable, Sendable {
     var generation: Int64
