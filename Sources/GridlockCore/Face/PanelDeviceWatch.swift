@@ -3,33 +3,35 @@
 /// `[on tamper]` hooks; one that comes back is told too. A device that was never there is
 /// not news (gridlockd's own face judges its devices the same way, `DoorAlarms.observe`).
 public struct PanelDeviceWatch: Sendable {
-    private var touchscreen: String?
-    private var display: String?
-    private var touchscreenLost = false
-    private var displayLost = false
+    /// One device: what the last look saw, and whether it went since it was last seen.
+    private struct Device: Sendable {
+        var seen: String?
+        var lost = false
+
+        /// `gone` or `back` when the device went or came back since the last look.
+        mutating func observe(_ now: String?, gone: FaceEvent, back: FaceEvent) -> FaceEvent? {
+            defer { seen = now }
+            if seen != nil, now == nil {
+                lost = true
+                return gone
+            }
+            if lost, now != nil {
+                lost = false
+                return back
+            }
+            return nil
+        }
+    }
+
+    private var touchscreen = Device()
+    private var display = Device()
 
     public init() {}
 
     /// What changed since the last look, given what is there now (nil: nothing).
     public mutating func observe(touchscreen now: String?, display shown: String?) -> [FaceEvent] {
-        var events: [FaceEvent] = []
-        if touchscreen != nil, now == nil {
-            events.append(.touchscreenGone)
-            touchscreenLost = true
-        } else if touchscreenLost, now != nil {
-            events.append(.touchscreenBack)
-            touchscreenLost = false
-        }
-        if display != nil, shown == nil {
-            events.append(.displayGone)
-            displayLost = true
-        } else if displayLost, shown != nil {
-            events.append(.displayBack)
-            displayLost = false
-        }
-        touchscreen = now
-        display = shown
-        return events
+        [touchscreen.observe(now, gone: .touchscreenGone, back: .touchscreenBack),
+         display.observe(shown, gone: .displayGone, back: .displayBack)].compactMap { $0 }
     }
 }
 
