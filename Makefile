@@ -162,7 +162,7 @@ DEB_VERSION := $(VERSION)$(deb-suffix.$(DIST))
 DEB_ARCH = $(ARCH)
 DEB_BASE = dist/gridlock_$(DEB_VERSION)_$(DEB_ARCH)
 
-.PHONY: print-test-share all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm test-arm64 test-wayland-headless test-wayland-face test-wayland-guest install clean deb dist test-deployed test-deployed-trixie test-deployed-today
+.PHONY: print-test-share all deps test-deps install-packages build release demo check check-trixie print-trixie-root-packages test test-vm test-arm64 test-wayland-headless test-wayland-face test-wayland-guest install clean deb dist test-deployed test-deployed-trixie
 .PHONY: fuzz fuzz-build fuzz-smoke test-sanitizers test-asan test-tsan
 
 all: release
@@ -231,31 +231,60 @@ print-trixie-root-packages:
 print-arm64-sysroot-packages:
 	@echo $(ARM64_SYSROOT_PACKAGES)
 
-# Every test: the libc boundary, the Swift suites (with Swift 6.0.3 too, so nothing newer
-# slips in), real Wayland compositors headless (sway, labwc), the end-to-end checks of the
-# shipped binaries, the same binaries on a real kernel under QEMU, then the Debian 13 arm64
-# build on Debian 13's arm64 kernel.
+# Every test that runs on this machine: the libc boundary, the Swift suites, real Wayland
+# compositors headless (sway, labwc), the sanitizers, the end-to-end checks of the shipped
+# binaries and the same binaries on a real kernel under QEMU, every commit; then one platform
+# tier, the commit's share (SHARE, below). Each step is timed (tests/step) and the run ends by
+# saying where its time went.
 test: test-deps
+	@tests/step --begin
 	@$(MAKE) --no-print-directory print-test-share
-	tests/check-boundary
-	tests/check-test-names
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
-	$(MAKE) --no-print-directory check-trixie
-	$(MAKE) --no-print-directory test-wayland-headless
-	$(MAKE) --no-print-directory test-sanitizers
-	$(MAKE) --no-print-directory release
-	$(MAKE) --no-print-directory test-wayland-face
-	tests/e2e/run
-	$(MAKE) --no-print-directory test-vm
-	$(MAKE) --no-print-directory test-arm64
+	@tests/step check-boundary tests/check-boundary
+	@tests/step check-test-names tests/check-test-names
+	@tests/step "host build (debug, tests)" $(SWIFT) build --build-tests
+	@tests/step "host suites" $(SWIFT) test --skip-build
+	@tests/step test-wayland-headless $(MAKE) --no-print-directory test-wayland-headless
+	@tests/step test-sanitizers $(MAKE) --no-print-directory test-sanitizers
+	@tests/step "release build" $(MAKE) --no-print-directory release
+	@tests/step test-wayland-face $(MAKE) --no-print-directory test-wayland-face
+	@tests/step tests/e2e/run tests/e2e/run
+	@tests/step "tests/vm/suite (amd64)" $(MAKE) --no-print-directory test-vm
+	@$(foreach share,$(RUN_SHARES),tests/step "share: $(share)" $(MAKE) --no-print-directory $(share.$(share).target) &&) true
+	@tests/step --summary
 
-# What `make test` runs on this commit (said first, so a run cut short says it too) and what it left, to which target: the share is the
-# commit's (DEPLOYED_DIGIT), so a rerun of the commit runs the same tests on any day.
+# The platform tiers, one per commit. Each costs 10-20 minutes from an empty cache (a root,
+# a package, an image, a kernel) and all of them together would take `make test` past its
+# hour from a clean machine, so a run takes one, chosen from the commit, never the date: the
+# last hex digit of HEAD (without git: 0). A rerun of a commit runs the same tests on any day,
+# and over commits each tier takes its turn. SHARE=all runs every one; SHARE="trixie arm64"
+# those two.
+SHARES := bookworm trixie session compiler arm64
+share.bookworm.target := test-deployed
+share.bookworm.says := the deployed scenarios on Debian 12 amd64 (make test-deployed)
+share.trixie.target := test-deployed-trixie
+share.trixie.says := the deployed scenarios on Debian 13 amd64 (make test-deployed-trixie)
+share.session.target := test-wayland-guest
+share.session.says := the Wayland face in a Debian 13 labwc and sway session (make test-wayland-guest)
+share.compiler.target := check-trixie
+share.compiler.says := the Swift suites under Debian 13's Swift 6.0.3 (make check-trixie)
+share.arm64.target := test-arm64
+share.arm64.says := the arm64 build, its demo and the real-kernel core on arm64 (make test-arm64)
+SHARE_DIGIT := $(or $(shell git -C $(CURDIR) rev-parse HEAD 2>/dev/null | cut -c40),0)
+share-of-digit = $(or $(if $(filter 0 1 2 3,$1),bookworm),$(if $(filter 4 5 6,$1),trixie),$(if $(filter 7 8 9,$1),session),$(if $(filter a b c,$1),compiler),$(if $(filter d e f,$1),arm64),bookworm)
+SHARE ?= $(call share-of-digit,$(SHARE_DIGIT))
+RUN_SHARES = $(if $(filter all,$(SHARE)),$(SHARES),$(SHARE))
+LEFT_SHARES = $(filter-out $(RUN_SHARES),$(SHARES))
+$(foreach share,$(SHARE),$(if $(filter all $(SHARES),$(share)),,$(error SHARE=$(share): say one or more of $(SHARES), or all)))
+
+said = $(subst ; ,; ,$(subst $(space);,;,$(strip $(foreach share,$1,$(share.$(share).says);))))
+space := $(subst ,, )
+# What `make test` runs on this commit (said first, so a run cut short says it too) and what
+# it leaves, to which target.
 print-test-share:
-	@echo "make test runs: host suites, Debian 13's toolchain (check-trixie), headless compositors, sanitizers and fuzz smoke, the release build, the Wayland face, tests/e2e/run, the real-kernel suite (amd64), the arm64 build and its real-kernel core, and the deployed scenarios on $(DEPLOYED)$(if $(filter trixie both,$(DEPLOYED)), with the Wayland session guest)"
-	@echo "make test left to commits whose HEAD ends $(if $(filter trixie,$(DEPLOYED)),even: the Debian 12 deployed scenarios (make test-deployed),odd: the Debian 13 amd64 deployed scenarios and the Wayland session guest (make test-deployed-trixie ARCH=amd64; tests/vm/session))$(if $(filter both,$(DEPLOYED)), (none: DEPLOYED=both))"
-	@echo "make test left to their own targets: the Debian 13 arm64 deployed scenarios (make test-deployed-trixie ARCH=arm64), fuzzing beyond its smoke (make fuzz), and under ASan: $(ASAN_SKIP) (run without it in the host suites)"
+	@echo "make test runs, every commit: the libc boundary and test names, the host suites, headless compositors, sanitizers and fuzz smoke, the release build, the Wayland face, tests/e2e/run, the real-kernel suite (amd64)"
+	@echo "make test runs, this commit's share (HEAD ends '$(SHARE_DIGIT)', SHARE=$(SHARE)): $(call said,$(RUN_SHARES))"
+	@echo "make test leaves to other commits' shares: $(or $(call said,$(LEFT_SHARES)),none)"
+	@echo "make test leaves to their own targets: the Debian 13 arm64 deployed scenarios (make test-deployed-trixie ARCH=arm64), fuzzing beyond its smoke (make fuzz), and under ASan: $(ASAN_SKIP) (run without it in the host suites)"
 
 # The headless compositor tier (docs/testing.md, "Real compositors, headless"): Debian 13's
 # sway and labwc on wlroots' headless backend in a cached trixie root (WAYLAND_ROOT_PACKAGES,
@@ -276,29 +305,11 @@ test-wayland-face: test-deps release
 # touchscreen; the kernel and the initramfs are cached in tests/vm/cache/ (see docs/testing.md).
 test-vm: test-deps release
 	tests/vm/suite
-	$(MAKE) --no-print-directory test-deployed-today
-
-# The deployed scenarios in `make test`: one platform a run, chosen by the commit (the last hex
-# digit of HEAD: even for Debian 12 amd64, odd for Debian 13 amd64, the Wayland session's with
-# the latter), so a commit runs the same tests on any day and the two take turns over commits
-# (without git: Debian 12). A full run on each costs 7-14 minutes,
-# and both in every run would take `make test` past its hour from a clean machine. Debian 13
-# arm64 (about 25 minutes, and 9-12 more for its image, whose maintainer scripts run emulated)
-# is not in `make test`: `make test-deployed-trixie ARCH=arm64` (docs/testing.md, "Platforms").
-# DEPLOYED=bookworm, trixie or both chooses.
-DEPLOYED_DIGIT := $(shell git -C $(CURDIR) rev-parse HEAD 2>/dev/null | cut -c40)
-DEPLOYED ?= $(if $(filter 1 3 5 7 9 b d f,$(DEPLOYED_DIGIT)),trixie,bookworm)
-test-deployed-today:
-	@echo "make test: the deployed scenarios on $(DEPLOYED) for this commit (HEAD ends in '$(DEPLOYED_DIGIT)': even Debian 12, odd Debian 13 amd64; DEPLOYED=both runs both)"
-	$(if $(filter bookworm both,$(DEPLOYED)),$(MAKE) --no-print-directory test-deployed)
-	$(if $(filter trixie both,$(DEPLOYED)),$(MAKE) --no-print-directory test-deployed-trixie ARCH=amd64)
-	$(if $(filter trixie both,$(DEPLOYED)),tests/vm/session)
-	$(if $(filter bookworm trixie both,$(DEPLOYED)),,@echo "DEPLOYED=$(DEPLOYED): say bookworm, trixie or both" >&2; exit 64)
 
 # The Wayland face in a real Debian 13 session under QEMU (tests/vm/session): the package
 # installed with apt, labwc and sway from Debian 13 started by a console autologin, a uinput
-# touchscreen through libinput, checked by screendumps. About 5 minutes; in `make test` with
-# the Debian 13 deployed scenarios (commits whose hash ends odd), whose package and image it shares.
+# touchscreen through libinput, checked by screendumps. About 5 minutes with the Debian 13
+# package built; in `make test` as the share "session".
 test-wayland-guest: test-deps
 	$(MAKE) --no-print-directory deb DIST=trixie ARCH=amd64
 	tests/vm/session

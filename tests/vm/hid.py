@@ -611,16 +611,28 @@ def judge_refused(played):
 # ---------------------------------------------------------------------------------------------
 # The matrix (tests/vm/suite): every device of the kernel's file, one after another, one boot
 
+def commit_share(slots):
+    """Which of `slots` shares this commit runs: HEAD's first eight hex digits modulo `slots`
+    (0 without git), never the date, so a rerun of a commit plays the same devices and
+    successive commits take turns. The first digits, not the last: `make test` chooses its
+    platform tier by the last one, and the two choices must not move together."""
+    try:
+        head = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "rev-parse", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        return int(head[:8], 16) % slots
+    except (OSError, subprocess.CalledProcessError, ValueError):
+        return 0
+
+
 def rotation_slot(slots):
     """Which of `slots` subsets gets the full script in this run: GRIDLOCK_VM_HID_FULL=all
-    (every device), =none, or =N; by default the day (UTC) modulo `slots`, so consecutive
-    days' CI runs cover every device's full script."""
+    (every device), =none, or =N; by default the commit's share (commit_share)."""
     choice = os.environ.get("GRIDLOCK_VM_HID_FULL", "")
     if choice in ("all", "none"):
         return choice
     if choice.isdigit():
         return int(choice) % slots
-    return int(time.time() // 86400) % slots
+    return commit_share(slots)
 
 
 class Matrix:
