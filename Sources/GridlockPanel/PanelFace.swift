@@ -153,6 +153,13 @@ public final class PanelFace: LockSurfaces {
         feedback.note(report)
         Journal.log(report.priority, report.description)
         onReport(report)
+        if case .strokeCancelled(.stuckTouch) = report { tell(.contactStuck) }
+    }
+
+    /// What happened to the face's devices, for gridlockd's `[on tamper]`.
+    private func tell(_ event: FaceEvent) {
+        Journal.log(event.isAlarm ? .warning : .notice, "\(event.sentence): telling gridlockd")
+        client.send(.report(event))
     }
 
     private func outputEvent(_ event: OutputEvent) {
@@ -181,10 +188,7 @@ public final class PanelFace: LockSurfaces {
         roundInputs = []
         feedback.afterRound(now: loop.time)
         blank.due = blanker.deadline
-        for event in devices.observe(touchscreen: touch.devicePath, display: screen.connectedDisplay) {
-            Journal.log(event.isLoss ? .warning : .notice, "\(event.sentence): telling gridlockd")
-            client.send(.report(event))
-        }
+        for event in devices.observe(touchscreen: touch.devicePath, display: screen.connectedDisplay) { tell(event) }
     }
 
     private func blankIfIdle(now: Instant) {

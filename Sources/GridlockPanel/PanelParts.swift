@@ -82,6 +82,7 @@ public struct PanelParts {
         face.showPath = settings.grid.showPath
         face.errorDuration = settings.feedback.errorDuration
         face.successDuration = settings.feedback.successDuration
+        face.stuckTouchTimeout = settings.touch.stuckTouch > .zero ? settings.touch.stuckTouch : nil
         return face
     }
 }

@@ -262,4 +262,39 @@ extension Array where Element == FaceMachine.Effect {
         #expect(h.send(.touch(.up, layout: h.grid)).sent.isEmpty)
         #expect(h.machine.phase == .ready)
     }
+
+    @Test("a contact that says nothing for stuck-touch-ms is dropped unchecked and reported once; moving keeps it alive")
+    func stuckContactIsDropped() {
+        var settings = FaceSettings()
+        settings.stuckTouchTimeout = .milliseconds(5000)
+        var h = FaceHarness(settings: settings)
+        let points = samples(along: [h.grid.center(of: 0), h.grid.center(of: 1)], spacing: 5)
+        let down = h.send(.touch(.down(points[0]), layout: h.grid))
+        #expect(down.contains(.armTimer(h.now + .milliseconds(5000))))
+        // A finger that keeps saying something is never stuck: each event moves the deadline.
+        for p in points.dropFirst() {
+            #expect(!h.advance(.milliseconds(4000)).contains(.report(.strokeCancelled(.stuckTouch))))
+            h.send(.touch(.move(p), layout: h.grid))
+        }
+        #expect(!h.advance(.milliseconds(4999)).contains(.report(.strokeCancelled(.stuckTouch))))
+        let stuck = h.advance(.milliseconds(1))
+        #expect(stuck.filter { $0 == .report(.strokeCancelled(.stuckTouch)) }.count == 1)
+        #expect(stuck.sent.isEmpty)
+        #expect(h.machine.phase == .ready)
+        #expect(h.machine.selectedNodeCount == 0)
+        // Its late lift sends nothing; no second report comes while nothing is touched.
+        #expect(h.send(.touch(.up, layout: h.grid)).sent.isEmpty)
+        #expect(!h.advance(.seconds(60)).contains(.report(.strokeCancelled(.stuckTouch))))
+        // The next stroke is checked as any other.
+        #expect(h.draw([1, 2, 3, 6, 9]).sent == [.check(nodes: [0, 1, 2, 5, 8])])
+    }
+
+    @Test("without stuck-touch-ms (a compositor's pointer) a resting contact is never dropped")
+    func noStuckTimeoutNeverDrops() {
+        var h = FaceHarness()
+        #expect(FaceSettings().stuckTouchTimeout == nil)
+        h.send(.touch(.down(h.grid.center(of: 0)), layout: h.grid))
+        #expect(!h.advance(.seconds(3600)).contains(.report(.strokeCancelled(.stuckTouch))))
+        #expect(h.machine.phase == .drawing)
+    }
 }

@@ -24,8 +24,8 @@ struct PanelDeviceWatchTests {
         for _ in 0..<5 {
             let gone = watch.observe(touchscreen: nil, display: nil)
             let back = watch.observe(touchscreen: "a", display: "b")
-            #expect(gone.allSatisfy(\.isLoss) && gone.count == 2)
-            #expect(back.allSatisfy { !$0.isLoss } && back.count == 2)
+            #expect(gone.allSatisfy(\.isAlarm) && gone.count == 2)
+            #expect(back.allSatisfy { !$0.isAlarm } && back.count == 2)
         }
     }
 }

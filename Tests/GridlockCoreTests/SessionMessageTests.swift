@@ -35,7 +35,8 @@ struct SessionMessageTests {
         #expect(decodeError(headerV1 + [0x03, 1]) == .unknownType(0x03))
         #expect(replyError(headerV1 + [0x86]) == .unknownType(0x86))
         #expect(decodeError(header + [0x03, 0]) == .unknownEvent(0))
-        #expect(decodeError(header + [0x03, 5]) == .unknownEvent(5))
+        #expect(decodeError(header + [0x03, 6]) == .unknownEvent(6))
+        #expect(decodeError(header + [0x03, 0xFF]) == .unknownEvent(0xFF))
         #expect(decodeError(header + [0x03]) == .wrongLength(type: 0x03, expected: 5, actual: 4))
         #expect(decodeError(header + [0x03, 1, 1]) == .wrongLength(type: 0x03, expected: 5, actual: 6))
     }

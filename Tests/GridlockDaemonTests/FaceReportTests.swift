@@ -32,19 +32,22 @@ extension SessionSocketTests {
         #expect(!journal.contains { $0.hasPrefix("tamper:") })
     }
 
-    @Test("a face's report that its touchscreen or display went is tamper at gridlockd, named by the face; back is only logged")
+    @Test("a face's report that its touchscreen or display went, or held a stuck contact, is tamper at gridlockd, named by the face; back is only logged")
     func faceReportIsTamper() throws {
         try start()
         let face = try face()
-        face.onReply = { [unowned self] _ in if face.replies.count == 4 { daemon.stop() } }
-        for event in [FaceEvent.touchscreenGone, .touchscreenBack, .displayGone, .displayBack] { face.send(.report(event)) }
+        let events: [FaceEvent] = [.touchscreenGone, .touchscreenBack, .displayGone, .displayBack, .contactStuck]
+        #expect(Set(events) == Set(FaceEvent.allCases))
+        face.onReply = { [unowned self] _ in if face.replies.count == events.count { daemon.stop() } }
+        for event in events { face.send(.report(event)) }
         run()
-        #expect(face.replies == [.noted, .noted, .noted, .noted])
+        #expect(face.replies == Array(repeating: .noted, count: events.count))
         #expect(face.replyBytes.allSatisfy { $0[2] == 2 })
         #expect(journal.contains("tamper: touch-device-removed (reported by the lock face of \(peer))"), "journal: \(journal)")
         #expect(journal.contains("tamper: display-removed (reported by the lock face of \(peer))"), "journal: \(journal)")
+        #expect(journal.contains("tamper: stuck-contact (reported by the lock face of \(peer))"), "journal: \(journal)")
         #expect(journal.contains("the lock face of \(peer) has its touchscreen back"))
-        #expect(journal.filter { $0.hasPrefix("tamper:") }.count == 2)
+        #expect(journal.filter { $0.hasPrefix("tamper:") }.count == 3)
         #expect(verifier.requests == 0)
     }
 
@@ -75,6 +78,31 @@ extension SessionSocketTests {
         server.report = { _, _ in }
         #expect(reported == [.touchscreenGone])
         #expect(journal.contains("tamper: touch-device-removed (reported by the lock face of \(peer))"), "journal: \(journal)")
+    }
+
+    @Test("a finger left on the panel face's touchscreen past stuck-touch-ms: the stroke is never checked, and gridlockd makes it tamper")
+    func panelFaceReportsAStuckContact() throws {
+        try start()
+        let server = try #require(daemon.session)
+        let heard = server.report
+        var reported: [FaceEvent] = []
+        server.report = { [unowned self] event, peer in
+            heard(event, peer)
+            reported.append(event)
+            daemon.stop()
+        }
+        // The schema's shortest: the test waits for the report, never for a length of time.
+        let panel = Panel(path: path, loop: loop) { $0.touch.stuckTouch = .milliseconds(100) }
+        panel.onReport = { report in
+            if report == .serviceAvailable { panel.touch.press(4, on: panel.layout) }
+        }
+        run()
+        panel.end()
+        server.report = { _, _ in }
+        #expect(panel.reports.contains(.strokeCancelled(.stuckTouch)))
+        #expect(reported == [.contactStuck])
+        #expect(verifier.requests == 0)
+        #expect(journal.contains("tamper: stuck-contact (reported by the lock face of \(peer))"), "journal: \(journal)")
     }
 
     @Test("a face of version 2 meeting a gridlockd of version 1 speaks version 1 from its next connection, and sends it no report")

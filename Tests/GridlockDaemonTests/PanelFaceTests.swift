@@ -45,6 +45,12 @@ final class ScriptedTouchSource: TouchSource {
         pending = [.down(points[0])] + points.dropFirst().map { .move($0) } + [.up]
         step?.due = loop?.time
     }
+
+    /// Puts a finger on `node` (from 0) and leaves it there, saying nothing more.
+    func press(_ node: Int, on layout: GridLayout) {
+        pending = [.down(layout.center(of: node))]
+        step?.due = loop?.time
+    }
 }
 
 /// The panel's face (`PanelFace`, as `gridlock-panel` wires it) against gridlockd's real
@@ -60,12 +66,13 @@ extension SessionSocketTests {
         var onScene: (PanelFace) -> Void = { _ in }
         var onReport: (FaceReport) -> Void = { _ in }
 
-        init(path: String, loop: EventLoop) {
+        init(path: String, loop: EventLoop, adjust: (inout ThemeSettings) -> Void = { _ in }) {
             let size = Size(width: 800, height: 480)
             let screen = LockScreen(renderer: nil, output: NullOutput(size: size), clock: { [unowned loop] in loop.time })
             var settings = ThemeSettings.defaults
             settings.feedback.errorDuration = .zero
             settings.feedback.successDuration = .zero
+            adjust(&settings)
             let parts = PanelParts(loop: loop, screen: screen, touch: touch, settings: settings)
             // gridlockd runs as the tests' user here.
             face = PanelFace(parts: parts, socket: path, serverUsers: [UserDatabase.currentUserID])

@@ -76,6 +76,8 @@ public struct FaceMachine: Sendable {
     public private(set) var shape: GridShape
     public private(set) var minimumNodes: Int
     private var tracker: PatternTracker?
+    /// When the finger last said anything, for `stuckTouchTimeout`.
+    private var lastTouchAt: Instant?
     private var timer = ShellTimer()
     private var shown: Phase?
 
@@ -221,6 +223,7 @@ public struct FaceMachine: Sendable {
 
     private mutating func handleTouch(_ touch: TouchEvent, layout: GridLayout, now: Instant, _ effects: inout [Effect]) {
         guard acceptsTouch, layout.shape == shape else { return }
+        lastTouchAt = now
         switch touch {
         case .down(let point):
             switch phase {
@@ -261,6 +264,13 @@ public struct FaceMachine: Sendable {
     // MARK: - Timer and scene
 
     private mutating func handleTimer(now: Instant, _ effects: inout [Effect]) {
+        if let stuck = stuckDeadline, now >= stuck {
+            // The controller holds a contact that says nothing: the stroke is dropped, never
+            // checked, and the face's owner tells gridlockd (tamper), as its own face would.
+            tracker?.cancel()
+            if phase == .drawing { phase = .ready }
+            effects.append(.report(.strokeCancelled(.stuckTouch)))
+        }
         switch phase {
         case .rejected(let nodes, let failures, 0, let until) where now >= until:
             // Offering the grid now would only earn a `lockedOut` for the next stroke.
@@ -283,7 +293,19 @@ public struct FaceMachine: Sendable {
         }
     }
 
+    /// When a contact held with no event becomes stuck; nil while no finger is down.
+    private var stuckDeadline: Instant? {
+        guard tracker?.isTouching == true, let lastTouchAt, let timeout = settings.stuckTouchTimeout else { return nil }
+        return lastTouchAt + timeout
+    }
+
     private func nextDeadline(now: Instant) -> Instant? {
+        let phaseDeadline = phaseDeadline(now: now)
+        guard let stuck = stuckDeadline else { return phaseDeadline }
+        return phaseDeadline.map { min($0, stuck) } ?? stuck
+    }
+
+    private func phaseDeadline(now: Instant) -> Instant? {
         switch phase {
         case .rejected(_, _, _, let until), .tooShort(_, let until), .notChecked(_, _, let until), .accepted(_, let until):
             return until
@@ -377,6 +399,9 @@ public struct FaceSettings: Hashable, Sendable {
     /// How long gridlockd may take to answer a `status` before the face says nothing can
     /// be checked: a loaded panel answers within milliseconds, a slow emulated one within 1 s.
     public var answerPatience: Duration = .seconds(2)
+    /// A contact held this long with no event is a stuck controller: the stroke is dropped
+    /// and reported. nil (a compositor's pointer, whose button may rest): never.
+    public var stuckTouchTimeout: Duration?
 
     public init() {}
 }

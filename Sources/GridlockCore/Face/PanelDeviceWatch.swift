@@ -36,8 +36,8 @@ public struct PanelDeviceWatch: Sendable {
 }
 
 extension FaceEvent {
-    /// Whether a device went away (tamper), not came back.
-    public var isLoss: Bool { self == .touchscreenGone || self == .displayGone }
+    /// Whether gridlockd makes it tamper (a device gone, a contact stuck), not a note.
+    public var isAlarm: Bool { self == .touchscreenGone || self == .displayGone || self == .contactStuck }
 
     /// What the face's journal says.
     public var sentence: String {
@@ -46,6 +46,7 @@ extension FaceEvent {
         case .touchscreenBack: "the touchscreen is back"
         case .displayGone: "the display went away"
         case .displayBack: "the display is back"
+        case .contactStuck: "the touchscreen held a stuck contact"
         }
     }
 }

@@ -32,6 +32,9 @@ public enum FaceEvent: UInt8, Hashable, Sendable, CaseIterable {
     /// The display the face showed on went away (its connector, its card).
     case displayGone = 3
     case displayBack = 4
+    /// The touchscreen held a contact that said nothing for `stuck-touch-ms`: the stroke was
+    /// dropped (a failing controller, or something pressed on the glass).
+    case contactStuck = 5
 }
 
 /// What a face asks.

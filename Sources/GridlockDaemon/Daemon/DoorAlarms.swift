@@ -63,6 +63,8 @@ final class DoorAlarms {
             if watching { tamper("touch-device-removed", device: nil, source: face) }
         case .displayGone:
             if watching { tamper("display-removed", device: nil, source: face) }
+        case .contactStuck:
+            if watching { tamper("stuck-contact", device: nil, source: face) }
         case .touchscreenBack:
             Journal.log(.notice, "the lock face of \(peer) has its touchscreen back")
         case .displayBack:
