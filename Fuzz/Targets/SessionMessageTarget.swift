@@ -47,8 +47,12 @@ extension FuzzTargets {
                 ("locked-out", 0x11, SessionReply.lockedOut(seconds: 30).encoded),
                 ("not-checked-busy", 0x11, SessionReply.notChecked(.busy).encoded),
                 ("status-reply", 0x11, SessionReply.status(status).encoded),
+                ("await-panel", 0x11, SessionRequest.awaitPanel.encoded),
+                ("panel-back", 0x11, SessionReply.panelBack.encoded),
+                ("status-handed-over", 0x11, SessionReply.status(SessionStatus(state: .handedOver, rows: 3, columns: 3, minimumNodes: 4)).encoded),
+                ("status-handed-over-version-2", 0x11, [0x47, 0x4C, 2, 0x85, 3, 0, 3, 3, 4, 0, 0, 0, 0]),
                 ("check-repeated", 0x11, [0x47, 0x4C, 1, 0x01, 3, 1, 2, 1]),
-                ("version-3", 0x11, [0x47, 0x4C, 3, 0x02]),
+                ("version-4", 0x11, [0x47, 0x4C, 4, 0x02]),
             ]
             return messages.map { name, shape, bytes in FuzzSeed(name, [shape] + bytes) }
         })

@@ -23,6 +23,8 @@ public final class FaceController {
     public var session: SessionClient?
     /// Called with each report (the journal, a test).
     public var onReport: (FaceReport) -> Void = { _ in }
+    /// Lets the panel's devices go (false) or takes them back (true): `FaceSettings.holdsPanel`.
+    public var holdPanel: (Bool) -> Void = { _ in }
 
     public init(loop: EventLoop, settings: FaceSettings, grid: FaceGrid) {
         self.loop = loop
@@ -63,6 +65,7 @@ public final class FaceController {
             case .armTimer(let instant): timer.due = instant
             case .disarmTimer: timer.due = nil
             case .report(let report): onReport(report)
+            case .holdPanel(let held): holdPanel(held)
             }
         }
     }

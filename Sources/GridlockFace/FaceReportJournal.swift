@@ -6,7 +6,7 @@ extension FaceReport {
     /// How loud the journal says it.
     public var priority: LogPriority {
         switch self {
-        case .accepted, .rejected, .lockedOut, .relocked: .notice
+        case .accepted, .rejected, .lockedOut, .relocked, .panelHandedOver, .panelBack: .notice
         case .serviceLost, .serviceSilent, .notChecked: .warning
         case .serviceAvailable, .lockoutEnded, .tooShort, .strokeCancelled: .info
         }
@@ -26,6 +26,8 @@ extension FaceReport {
         case .tooShort(let nodes): "stroke too short (\(nodes) nodes): not sent"
         case .strokeCancelled(let reason): "stroke discarded: \(reason.rawValue)"
         case .relocked: "the lock shows again: asking gridlockd where it stands"
+        case .panelHandedOver: "gridlockd handed the panel over to an action: display and touchscreen let go until it is done"
+        case .panelBack: "the action is done: display and touchscreen taken back"
         }
     }
 }

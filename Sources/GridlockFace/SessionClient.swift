@@ -33,9 +33,24 @@ public final class SessionClient {
         /// A `report`: answered `noted` at once, also while a check is out (a check is
         /// answered when it is decided), so its reply is matched by its kind, not its place.
         case report
+        /// An `awaitPanel`: answered `panelBack` when an action lets the panel go, which may
+        /// be long after later requests are answered; matched by its kind too.
+        case panel
+
+        /// Whether `reply` is this one's by its kind (the rest are answered in order).
+        func isAnswered(by reply: SessionReply) -> Bool {
+            switch self {
+            case .report: reply == .noted
+            case .panel: reply == .panelBack
+            case .face, .keepAlive: false
+            }
+        }
+
+        var isMatchedByKind: Bool { self == .report || self == .panel }
     }
     /// The protocol version spoken: the newest, until a server answers that it does not
-    /// speak it (an older gridlockd); then version 1, without reports, until this ends.
+    /// speak it (an older gridlockd); then one older from the next connection, until one
+    /// is spoken (version 1 has no reports, versions 1 and 2 no handover).
     public private(set) var version = SessionProtocol.version
     private var connection: SeqPacketConnection?
     private var retryDelay = SessionClient.firstRetry
@@ -107,7 +122,11 @@ public final class SessionClient {
             // One request at a time, each answered before the next: a full queue means a
             // server that stopped reading.
             if try !connection.send(request.encoded(version: version)) { return drop("gridlockd does not read its session socket \(path)") }
-            if case .report = request { outstanding.append(.report) } else { outstanding.append(.face) }
+            switch request {
+            case .report: outstanding.append(.report)
+            case .awaitPanel: outstanding.append(.panel)
+            case .check, .status: outstanding.append(.face)
+            }
             quiet.due = loop.time + Self.keepAlive
         } catch {
             drop("lost gridlockd at \(path): \(error)")
@@ -166,20 +185,19 @@ public final class SessionClient {
                     return drop("gridlockd's reply on \(path) did not decode: \(error)")
                 }
                 if reply == .notChecked(.unsupportedVersion), version > SessionProtocol.versions.lowerBound {
-                    // An older gridlockd: speak its version from the next connection on.
-                    version = SessionProtocol.versions.lowerBound
-                    Journal.log(.notice, "gridlockd at \(path) speaks the session protocol's version \(version) only: a face's reports (tamper) are not sent")
-                    return drop("gridlockd at \(path) asked for protocol version \(version)")
+                    // An older gridlockd: one version older from the next connection on.
+                    version -= 1
+                    Journal.log(.notice, "gridlockd at \(path) does not speak the session protocol's version \(version + 1): trying \(version)\(version < 2 ? "; a face's reports (tamper) are not sent" : "")\(version < 3 ? "; the panel is never handed over" : "")")
+                    return drop("gridlockd at \(path) refused protocol version \(version + 1)")
                 }
                 quiet.due = loop.time + Self.keepAlive
-                if reply == .noted {
-                    // A report's, whatever was sent before it.
-                    if let report = outstanding.firstIndex(where: { if case .report = $0 { true } else { false } }) {
-                        outstanding.remove(at: report)
-                    }
+                if let byKind = outstanding.firstIndex(where: { $0.isAnswered(by: reply) }) {
+                    // A report's `noted` or the panel's return, whatever was sent before it.
+                    let awaited = outstanding.remove(at: byKind)
+                    if awaited == .panel { replies(reply) }
                 } else {
                     // A reply nobody asked for (a refusal before closing) goes to the face too.
-                    let next = outstanding.firstIndex(where: { if case .report = $0 { false } else { true } })
+                    let next = outstanding.firstIndex(where: { !$0.isMatchedByKind })
                     let awaited = next.map { outstanding.remove(at: $0) } ?? .face
                     if case .face = awaited { replies(reply) }
                 }

@@ -34,6 +34,9 @@ public final class PanelFace: LockSurfaces {
     /// gridlockd (its `[on tamper]`), as gridlockd's own face would notice it.
     private var devices = PanelDeviceWatch()
     private var stopping = false
+    /// False while gridlockd hands the panel over to an action (`[action] mode=handover`):
+    /// the card's master and the touchscreen are the action's, and the panel is not blanked.
+    private var holdsPanel = true
     /// Called with each report (the journal; a test).
     public var onReport: (FaceReport) -> Void = { _ in }
     /// Called with each scene after it was presented (a test).
@@ -67,6 +70,7 @@ public final class PanelFace: LockSurfaces {
         controller.session = client
         controller.surfaces = self
         controller.onReport = { [unowned self] report in reported(report) }
+        controller.holdPanel = { [unowned self] held in holdPanel(held) }
         screen.coalescesFrames = true
         screen.tipDeadlineChanged = { [unowned self] in tip.due = $0 }
         relock.onFire { [unowned controller] _ in controller.relocked() }
@@ -187,8 +191,24 @@ public final class PanelFace: LockSurfaces {
         _ = screen.endRound(answering: roundInputs, samples: [])
         roundInputs = []
         feedback.afterRound(now: loop.time)
-        blank.due = blanker.deadline
+        blank.due = holdsPanel ? blanker.deadline : nil
         for event in devices.observe(touchscreen: touch.devicePath, display: screen.connectedDisplay) { tell(event) }
+    }
+
+    /// Lets the touchscreen and the card's master go for gridlockd's action, in the order
+    /// gridlockd's own face does, or takes them back and shows the lock.
+    private func holdPanel(_ held: Bool) {
+        guard held != holdsPanel else { return }
+        holdsPanel = held
+        if held {
+            screen.setActive(true)
+            touch.setGrabbed(true)
+            blanker.noteActivity(at: loop.time)
+            sceneChanged()
+        } else {
+            touch.setGrabbed(false)
+            screen.setActive(false)
+        }
     }
 
     private func blankIfIdle(now: Instant) {

@@ -83,6 +83,7 @@ public struct PanelParts {
         face.errorDuration = settings.feedback.errorDuration
         face.successDuration = settings.feedback.successDuration
         face.stuckTouchTimeout = settings.touch.stuckTouch > .zero ? settings.touch.stuckTouch : nil
+        face.holdsPanel = true
         return face
     }
 }

@@ -297,4 +297,55 @@ extension Array where Element == FaceMachine.Effect {
         #expect(!h.advance(.seconds(3600)).contains(.report(.strokeCancelled(.stuckTouch))))
         #expect(h.machine.phase == .drawing)
     }
+
+    @Test("the panel's face lets the panel go while gridlockd hands it over, awaits it, and takes it back when told")
+    func panelHandover() {
+        var settings = FaceSettings()
+        settings.holdsPanel = true
+        settings.successDuration = .zero
+        var h = FaceHarness(settings: settings)
+        let accepted = h.draw([1, 2, 3, 6, 9]) + h.send(.reply(.accepted))
+        #expect(accepted.unlocks == 1)
+        // The panel's face shows the lock again at once and asks where gridlockd stands.
+        #expect(h.send(.relocked).sent == [.status])
+        let handed = h.send(.reply(.status(SessionStatus(state: .handedOver, rows: 3, columns: 3, minimumNodes: 4))))
+        #expect(handed.filter { if case .holdPanel = $0 { true } else { false } } == [.holdPanel(false)])
+        #expect(handed.sent == [.awaitPanel])
+        #expect(handed.contains(.report(.panelHandedOver)))
+        #expect(!handed.contains(.report(.serviceAvailable)))
+        #expect(h.machine.phase == .handedOver)
+        // Nothing drawn meanwhile is sent: the touchscreen is the action's.
+        #expect(h.draw([1, 2, 3, 6, 9]).sent.isEmpty)
+        #expect(h.advance(.seconds(3600)).sent.isEmpty)
+        let back = h.send(.reply(.panelBack))
+        #expect(back.filter { if case .holdPanel = $0 { true } else { false } } == [.holdPanel(true)])
+        #expect(back.sent == [.status])
+        #expect(back.contains(.report(.panelBack)))
+        h.send(.reply(.status(SessionStatus(state: .ready, rows: 3, columns: 3, minimumNodes: 4))))
+        #expect(h.machine.phase == .ready)
+        #expect(h.draw([1, 2, 3, 6, 9]).sent == [.check(nodes: [0, 1, 2, 5, 8])])
+    }
+
+    @Test("gridlockd lost while the panel is handed over: the face takes the panel back to say nothing can be checked")
+    func panelHandoverServiceLost() {
+        var settings = FaceSettings()
+        settings.holdsPanel = true
+        var h = FaceHarness(settings: settings, connected: .handedOver)
+        #expect(h.machine.phase == .handedOver)
+        let lost = h.send(.serviceLost)
+        #expect(lost.contains(.holdPanel(true)))
+        #expect(lost.contains(.report(.serviceLost)))
+        #expect(h.message == .serviceUnavailable)
+        // A panelBack that comes late from nowhere changes nothing.
+        #expect(h.send(.reply(.panelBack)).isEmpty || h.machine.phase == .waitingForService)
+        #expect(h.machine.phase == .waitingForService)
+    }
+
+    @Test("a face in a user's session holds no panel: a handed-over status is a grid whose checks are answered busy")
+    func sessionFaceIgnoresHandover() {
+        var h = FaceHarness(connected: .handedOver)
+        #expect(h.machine.phase == .ready)
+        #expect(h.draw([1, 2, 3, 6, 9]).sent == [.check(nodes: [0, 1, 2, 5, 8])])
+        #expect(!h.send(.reply(.notChecked(.busy))).contains(.holdPanel(false)))
+    }
 }

@@ -9,7 +9,8 @@ private func replyError(_ bytes: [UInt8]) -> SessionDecodeError? {
     expectError(SessionDecodeError.self) { try SessionReply(decoding: bytes) }
 }
 
-private let header: [UInt8] = [0x47, 0x4C, 2]
+private let header: [UInt8] = [0x47, 0x4C, 3]
+private let headerV2: [UInt8] = [0x47, 0x4C, 2]
 private let headerV1: [UInt8] = [0x47, 0x4C, 1]
 
 @Suite("Session protocol messages")
@@ -39,6 +40,32 @@ struct SessionMessageTests {
         #expect(decodeError(header + [0x03, 0xFF]) == .unknownEvent(0xFF))
         #expect(decodeError(header + [0x03]) == .wrongLength(type: 0x03, expected: 5, actual: 4))
         #expect(decodeError(header + [0x03, 1, 1]) == .wrongLength(type: 0x03, expected: 5, actual: 6))
+    }
+
+    @Test("version 3's handover: awaitPanel, panelBack and the handedOver status have their bytes, and none exists before version 3")
+    func versionThreeHandover() throws {
+        #expect(SessionProtocol.version == 3 && SessionProtocol.versions == 1...3)
+        #expect(SessionRequest.awaitPanel.encoded == header + [0x04])
+        #expect(try SessionRequest(decoding: header + [0x04], nodeCount: 9) == .awaitPanel)
+        #expect(SessionReply.panelBack.encoded == header + [0x87])
+        #expect(try SessionReply(decoding: header + [0x87]) == .panelBack)
+        let handedOver = SessionReply.status(SessionStatus(state: .handedOver, rows: 3, columns: 3, minimumNodes: 4))
+        #expect(handedOver.encoded == header + [0x85, 3, 0, 3, 3, 4, 0, 0, 0, 0])
+        #expect(try SessionReply(decoding: header + [0x85, 3, 0, 3, 3, 4, 0, 0, 0, 0]) == handedOver)
+        // To a face of version 1 or 2 the panel handed over is what a check would get: busy.
+        let busy = [0x85, 2, NotCheckedReason.busy.rawValue, 3, 3, 4, 0, 0, 0, 0] as [UInt8]
+        #expect(handedOver.encoded(version: 2) == headerV2 + busy)
+        #expect(handedOver.encoded(version: 1) == headerV1 + busy)
+        for older in [headerV1, headerV2] {
+            #expect(decodeError(older + [0x04]) == .unknownType(0x04))
+            #expect(replyError(older + [0x87]) == .unknownType(0x87))
+            #expect(replyError(older + [0x85, 3, 0, 3, 3, 4, 0, 0, 0, 0]) == .unknownState(3))
+        }
+        #expect(decodeError(header + [0x04, 0]) == .wrongLength(type: 0x04, expected: 4, actual: 5))
+        #expect(replyError(header + [0x87, 0]) == .wrongLength(type: 0x87, expected: 4, actual: 5))
+        #expect(replyError(header + [0x85, 3, 1, 3, 3, 4, 0, 0, 0, 0]) == .nonZeroUnused)
+        #expect(replyError(header + [0x85, 3, 0, 3, 3, 4, 0, 0, 0, 1]) == .nonZeroUnused)
+        #expect(replyError(header + [0x85, 4, 0, 3, 3, 4, 0, 0, 0, 0]) == .unknownState(4))
     }
 
     @Test("replies have the documented bytes, counts big-endian")
@@ -125,8 +152,8 @@ struct SessionMessageTests {
             #expect(replyError([0x47, 0x4C, UInt8(version), 0x81]) == .unsupportedVersion(UInt8(version)))
         }
         for type in 0...255 {
-            if ![0x01, 0x02, 0x03].contains(type) { #expect(decodeError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
-            if !(0x81...0x86).contains(type) { #expect(replyError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
+            if !(0x01...0x04).contains(type) { #expect(decodeError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
+            if !(0x81...0x87).contains(type) { #expect(replyError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
         }
     }
 
@@ -172,7 +199,7 @@ struct SessionMessageTests {
             #expect(replyError(header + [0x84, UInt8(reason)]) == .unknownReason(UInt8(reason)))
             #expect(replyError(header + [0x85, 2, UInt8(reason), 3, 3, 4, 0, 0, 0, 0]) == .unknownReason(UInt8(reason)))
         }
-        for state in 3...255 {
+        for state in 4...255 {
             #expect(replyError(header + [0x85, UInt8(state), 0, 3, 3, 4, 0, 0, 0, 0]) == .unknownState(UInt8(state)))
         }
         #expect(replyError(header + [0x85, 0, 1, 3, 3, 4, 0, 0, 0, 0]) == .nonZeroUnused)

@@ -33,7 +33,9 @@ final class ScriptedTouchSource: TouchSource {
         emit = { _, _ in }
     }
 
-    func setGrabbed(_ grabbed: Bool) {}
+    /// Every grab and release asked for, in order.
+    private(set) var grabs: [Bool] = []
+    func setGrabbed(_ grabbed: Bool) { grabs.append(grabbed) }
     func setFrame(_ frame: Size, rotation: Rotation) {}
 
     /// The node read now; a test unplugs it by setting nil.
@@ -124,6 +126,41 @@ extension SessionSocketTests {
         #expect(panel.reports.prefix(3) == [.serviceAvailable, .accepted, .relocked])
         let success = panel.messages.firstIndex(of: .success)
         #expect(success != nil && panel.messages[success!...].contains(.prompt), "the lock shown again after success: \(panel.messages)")
+    }
+
+    @Test("[action] mode=handover with the panel's face: the face lets the panel go while the action runs, and shows the lock when gridlockd says it is done")
+    func panelFaceHandsThePanelOver() throws {
+        let done = "\(directory)/action-may-end"
+        config.action.mode = .handover
+        config.patterns[0].exec = ["/bin/sh", "-c", "while [ ! -e \(done) ]; do sleep 0.02; done"]
+        try start()
+        let panel = Panel(path: path, loop: loop)
+        var available = 0
+        panel.onReport = { [unowned self] report in
+            switch report {
+            case .serviceAvailable:
+                available += 1
+                if available == 1 { panel.draw(Self.right) } else { daemon.stop() }
+            case .panelHandedOver:
+                // Let go before the action may end: gridlockd holds the panel's return until then.
+                #expect(panel.touch.grabs == [false])
+                #expect(createEmptyFile(done))
+            default:
+                break
+            }
+        }
+        run()
+        panel.end()
+        #expect(outcomes.first == .lock(.accepted(patternName: "door", nodes: 5)))
+        #expect(panel.reports.prefix(6) == [.serviceAvailable, .accepted, .relocked, .panelHandedOver, .panelBack, .serviceAvailable],
+                "\(panel.reports)")
+        #expect(panel.touch.grabs == [false, true])
+        #expect(journal.contains { $0.hasPrefix("handing the display and touch over to the action for pattern door") }, "journal: \(journal)")
+        // Held by gridlockd until the action ended, not answered at once.
+        let finished = journal.firstIndex { $0.hasPrefix("action for pattern door finished") }
+        let back = journal.firstIndex { $0.hasPrefix("session socket: the panel is back; telling the lock face of") }
+        #expect(finished != nil && back != nil && finished! < back!, "journal: \(journal)")
+        #expect(panel.messages.last == .prompt)
     }
 
     @Test("a panel face gone mid-check: gridlockd keeps the count, and the next face's wrong stroke is the second failure, not the first")

@@ -359,7 +359,7 @@ final class SessionSocketTests {
         let cases: [([UInt8], NotCheckedReason)] = [
             ([0x00, 0x01, 0x02, 0x03, 0x04], .malformed),
             (Array(repeating: 0x47, count: 200), .malformed),
-            ([0x47, 0x4C, 3, 0x02], .unsupportedVersion),
+            ([0x47, 0x4C, SessionProtocol.versions.upperBound + 1, 0x02], .unsupportedVersion),
             ([0x47, 0x4C, 1, 0x01, 2, 1, 1], .malformed),
         ]
         var faces: [TestFace] = []

@@ -29,3 +29,11 @@ func waitUntilNotRunning(_ pid: pid_t) -> String? {
     }
     return state
 }
+
+/// Makes an empty file at `path` (0600); whether it could.
+func createEmptyFile(_ path: String) -> Bool {
+    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { return false }
+    close(fd)
+    return true
+}

@@ -38,6 +38,10 @@ public struct FaceMachine: Sendable {
         case lockedOut(until: Instant)
         /// gridlockd accepted: the success look until `until`, then the session is unlocked.
         case accepted(nodes: [Int], until: Instant)
+        /// An action of gridlockd's holds the panel (`[action] mode=handover`): the face that
+        /// holds the panel's devices (`FaceSettings.holdsPanel`) has let them go and awaits
+        /// gridlockd's `panelBack`.
+        case handedOver
         /// The session is unlocked; the face waits to lock it again.
         case unlocked
     }
@@ -68,6 +72,9 @@ public struct FaceMachine: Sendable {
         case armTimer(Instant)
         case disarmTimer
         case report(FaceReport)
+        /// Let the panel's display and touchscreen go (false), for an action of gridlockd's,
+        /// or take them back (true). Only with `FaceSettings.holdsPanel`.
+        case holdPanel(Bool)
     }
 
     public private(set) var phase: Phase = .waitingForService
@@ -127,13 +134,30 @@ public struct FaceMachine: Sendable {
         case .lockedOut(let seconds):
             phase = .lockedOut(until: now + .seconds(Int64(seconds)))
             if !wasWaiting { effects.append(.report(.lockedOut(seconds: seconds))) }
+        case .handedOver where settings.holdsPanel:
+            // The action needs the card's master and the touchscreen: let them go, and ask
+            // to be told when it is done.
+            phase = .handedOver
+            effects.append(.holdPanel(false))
+            effects.append(.send(.awaitPanel))
+            effects.append(.report(.panelHandedOver))
+        case .handedOver:
+            // Not this face's devices: a check now is answered busy, as any.
+            phase = .ready
         }
-        if wasWaiting { effects.append(.report(.serviceAvailable)) }
+        if wasWaiting, phase != .handedOver { effects.append(.report(.serviceAvailable)) }
     }
 
     private mutating func handleServiceLost(_ effects: inout [Effect]) {
         switch phase {
         case .waitingForService, .unlocked:
+            return
+        case .handedOver:
+            // Nobody will say when the action is done: the face takes the panel back to say
+            // that nothing can be checked (an action of a gridlockd gone ends with it).
+            phase = .waitingForService
+            effects.append(.holdPanel(true))
+            effects.append(.report(.serviceLost))
             return
         case .asking:
             phase = .waitingForService
@@ -155,8 +179,15 @@ public struct FaceMachine: Sendable {
 
     private mutating func handleReply(_ reply: SessionReply, now: Instant, _ effects: inout [Effect]) {
         guard case .checking(let nodes) = phase else {
-            // A status answered, or a reply to nothing: only a check's answer moves the face.
+            // A status answered, the panel back, or a reply to nothing: only a check's answer
+            // moves the face otherwise.
             if case .status(let status) = reply { handleStatus(status, now: now, &effects) }
+            if reply == .panelBack, phase == .handedOver {
+                phase = .asking(since: now)
+                effects.append(.holdPanel(true))
+                effects.append(.report(.panelBack))
+                effects.append(.send(.status))
+            }
             return
         }
         switch reply {
@@ -180,8 +211,9 @@ public struct FaceMachine: Sendable {
                 phase = .waitingForService
                 effects.append(.report(.notChecked(reason)))
             }
-        case .noted:
-            // A report's acknowledgement, never a check's answer: the answer is still to come.
+        case .noted, .panelBack:
+            // A report's acknowledgement or the panel's return, never a check's answer: the
+            // answer is still to come.
             return
         case .status(let status):
             // A status where a check's answer belongs: the check is lost, not granted.
@@ -217,7 +249,7 @@ public struct FaceMachine: Sendable {
     private var acceptsTouch: Bool {
         switch phase {
         case .ready, .drawing, .tooShort, .notChecked: true
-        case .waitingForService, .asking, .checking, .rejected, .awaitingLockout, .lockedOut, .accepted, .unlocked: false
+        case .waitingForService, .asking, .checking, .rejected, .awaitingLockout, .lockedOut, .accepted, .unlocked, .handedOver: false
         }
     }
 
@@ -313,7 +345,7 @@ public struct FaceMachine: Sendable {
             return until.nextCountdownChange(from: now)
         case .asking(let since):
             return since + settings.answerPatience
-        case .waitingForService, .ready, .drawing, .checking, .awaitingLockout, .unlocked:
+        case .waitingForService, .ready, .drawing, .checking, .awaitingLockout, .unlocked, .handedOver:
             return nil
         }
     }
@@ -383,7 +415,8 @@ public struct FaceMachine: Sendable {
         case .accepted(let nodes, _):
             scene.message = .success
             show(nodes, look: .success)
-        case .unlocked:
+        case .unlocked, .handedOver:
+            // Drawn by nobody while an action holds the panel; the success look if it is.
             scene.message = .success
         }
         return scene
@@ -402,6 +435,10 @@ public struct FaceSettings: Hashable, Sendable {
     /// A contact held this long with no event is a stuck controller: the stroke is dropped
     /// and reported. nil (a compositor's pointer, whose button may rest): never.
     public var stuckTouchTimeout: Duration?
+    /// Whether this face holds the panel's display and touchscreen (`gridlock-panel`), which
+    /// it lets go while gridlockd hands the panel over to an action. A face in a user's
+    /// session holds no panel.
+    public var holdsPanel = false
 
     public init() {}
 }
@@ -420,4 +457,8 @@ public enum FaceReport: Hashable, Sendable {
     case tooShort(nodes: Int)
     case strokeCancelled(CancelReason)
     case relocked
+    /// The panel's devices were let go for an action of gridlockd's.
+    case panelHandedOver
+    /// gridlockd said the action is done: the panel's devices are taken back.
+    case panelBack
 }

@@ -47,7 +47,8 @@ public enum FeedbackCue: String, Hashable, Sendable, CaseIterable {
         case .rejected: .wrongPattern
         case .accepted: .accepted
         case .lockedOut: .lockoutStarted
-        case .serviceAvailable, .serviceLost, .serviceSilent, .lockoutEnded, .notChecked, .tooShort, .strokeCancelled, .relocked: nil
+        case .serviceAvailable, .serviceLost, .serviceSilent, .lockoutEnded, .notChecked, .tooShort, .strokeCancelled, .relocked,
+             .panelHandedOver, .panelBack: nil
         }
     }
 

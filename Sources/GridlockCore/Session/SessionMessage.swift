@@ -7,10 +7,11 @@
 /// anything else is a `SessionDecodeError`, never a guess.
 public enum SessionProtocol {
     public static let magic: [UInt8] = [0x47, 0x4C]  // "GL"
-    /// The newest version this side speaks: 2 adds a face's `report`.
-    public static let version: UInt8 = 2
+    /// The newest version this side speaks: 2 adds a face's `report`, 3 the panel handed
+    /// over to an action (`handedOver`, `awaitPanel`, `panelBack`).
+    public static let version: UInt8 = 3
     /// Every version this side reads and answers in (a face of version 1 is answered in 1).
-    public static let versions: ClosedRange<UInt8> = 1...2
+    public static let versions: ClosedRange<UInt8> = 1...3
     public static let headerLength = 4
     /// The longest message: a check of every node of the largest grid (8 x 8).
     public static let maximumLength = headerLength + 1 + maximumNodes
@@ -46,11 +47,16 @@ public enum SessionRequest: Hashable, Sendable {
     case status
     /// Something happened to the face's devices (version 2), answered `noted`.
     case report(FaceEvent)
+    /// The panel is handed over to an action (a `handedOver` status): answered `panelBack`
+    /// once it is not, then at once (version 3). The face that holds the panel's devices
+    /// lets them go until then.
+    case awaitPanel
 
     enum Code: UInt8 {
         case check = 0x01
         case status = 0x02
         case report = 0x03
+        case awaitPanel = 0x04
     }
 
     /// The oldest version that has this request.
@@ -58,6 +64,7 @@ public enum SessionRequest: Hashable, Sendable {
         switch self {
         case .check, .status: 1
         case .report: 2
+        case .awaitPanel: 3
         }
     }
 
@@ -75,6 +82,8 @@ public enum SessionRequest: Hashable, Sendable {
             SessionProtocol.header(Code.status.rawValue, version: version)
         case .report(let event):
             SessionProtocol.header(Code.report.rawValue, version: version) + [event.rawValue]
+        case .awaitPanel:
+            SessionProtocol.header(Code.awaitPanel.rawValue, version: version)
         }
     }
 
@@ -85,6 +94,10 @@ public enum SessionRequest: Hashable, Sendable {
         let (version, type) = try SessionDecodeError.checkHeader(bytes)
         guard let code = Code(rawValue: type) else { throw .unknownType(type) }
         switch code {
+        case .awaitPanel:
+            guard version >= 3 else { throw .unknownType(type) }
+            try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength, type: type)
+            self = .awaitPanel
         case .report:
             guard version >= 2 else { throw .unknownType(type) }
             try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength + 1, type: type)
@@ -147,6 +160,9 @@ public struct SessionStatus: Hashable, Sendable {
         case lockedOut(seconds: Int)
         /// A check now is answered `notChecked(reason)`.
         case notChecking(NotCheckedReason)
+        /// An action holds the panel (`[action] mode=handover`); a check now is answered
+        /// `notChecked(busy)` (version 3; to older faces this is `notChecking(busy)`).
+        case handedOver
     }
 
     public var state: State
@@ -177,6 +193,9 @@ public enum SessionReply: Hashable, Sendable {
     case status(SessionStatus)
     /// A face's `report` was heard (version 2).
     case noted
+    /// The action that held the panel is done: the face takes the panel back (version 3,
+    /// the answer to `awaitPanel`).
+    case panelBack
 
     enum Code: UInt8 {
         case accepted = 0x81
@@ -185,6 +204,16 @@ public enum SessionReply: Hashable, Sendable {
         case notChecked = 0x84
         case status = 0x85
         case noted = 0x86
+        case panelBack = 0x87
+
+        /// The oldest version that has this reply.
+        var sinceVersion: UInt8 {
+            switch self {
+            case .accepted, .rejected, .lockedOut, .notChecked, .status: 1
+            case .noted: 2
+            case .panelBack: 3
+            }
+        }
     }
 
     /// `remainingBeforeLockout` nil on the wire.
@@ -193,6 +222,7 @@ public enum SessionReply: Hashable, Sendable {
     static let statusReady: UInt8 = 0
     static let statusLockedOut: UInt8 = 1
     static let statusNotChecking: UInt8 = 2
+    static let statusHandedOver: UInt8 = 3
 
     /// In the newest version.
     public var encoded: [UInt8] { encoded(version: SessionProtocol.version) }
@@ -205,6 +235,8 @@ public enum SessionReply: Hashable, Sendable {
             return header(.accepted)
         case .noted:
             return header(.noted)
+        case .panelBack:
+            return header(.panelBack)
         case .rejected(let failures, let remaining):
             return header(.rejected) + Self.word(failures)
                 + (remaining.map(Self.word) ?? Self.word(UInt32.max))
@@ -218,6 +250,9 @@ public enum SessionReply: Hashable, Sendable {
                 case .ready: (Self.statusReady, 0, 0)
                 case .lockedOut(let seconds): (Self.statusLockedOut, 0, seconds)
                 case .notChecking(let reason): (Self.statusNotChecking, reason.rawValue, 0)
+                case .handedOver where version >= 3: (Self.statusHandedOver, 0, 0)
+                // An older face knows no handover: to it a check now is what it would be.
+                case .handedOver: (Self.statusNotChecking, NotCheckedReason.busy.rawValue, 0)
                 }
             return header(.status)
                 + [state, reason, UInt8(clamping: status.rows), UInt8(clamping: status.columns),
@@ -229,7 +264,7 @@ public enum SessionReply: Hashable, Sendable {
     /// The body lengths of the fixed-size replies.
     static func bodyLength(_ code: Code) -> Int {
         switch code {
-        case .accepted, .noted: 0
+        case .accepted, .noted, .panelBack: 0
         case .rejected: 8
         case .lockedOut: 4
         case .notChecked: 1
@@ -241,7 +276,7 @@ public enum SessionReply: Hashable, Sendable {
     /// hold (`SessionProtocol.saturated`), except a rejected reply's remaining, where it is nil.
     public init(decoding bytes: [UInt8]) throws(SessionDecodeError) {
         let (version, type) = try SessionDecodeError.checkHeader(bytes)
-        guard let code = Code(rawValue: type), code != .noted || version >= 2 else { throw .unknownType(type) }
+        guard let code = Code(rawValue: type), version >= code.sinceVersion else { throw .unknownType(type) }
         try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength + Self.bodyLength(code), type: type)
         let body = Array(bytes[SessionProtocol.headerLength...])
         switch code {
@@ -249,6 +284,8 @@ public enum SessionReply: Hashable, Sendable {
             self = .accepted
         case .noted:
             self = .noted
+        case .panelBack:
+            self = .panelBack
         case .rejected:
             let remaining = Self.word(body, at: 4)
             self = .rejected(failures: Int(Self.word(body, at: 0)), remainingBeforeLockout: remaining == Self.never ? nil : Int(remaining))
@@ -269,6 +306,9 @@ public enum SessionReply: Hashable, Sendable {
                 guard let reason = NotCheckedReason(rawValue: body[1]) else { throw .unknownReason(body[1]) }
                 guard Self.word(body, at: 5) == 0 else { throw .nonZeroUnused }
                 state = .notChecking(reason)
+            case Self.statusHandedOver where version >= 3:
+                guard body[1] == 0, Self.word(body, at: 5) == 0 else { throw .nonZeroUnused }
+                state = .handedOver
             case Self.statusReady, Self.statusLockedOut:
                 throw .nonZeroUnused
             default:
@@ -349,7 +389,7 @@ public enum SessionDecodeError: Error, Hashable, Sendable, CustomStringConvertib
         return (bytes[2], bytes[3])
     }
 
-    /// The version a message says it is in (a decoded one: 1 or 2).
+    /// The version a message says it is in (a decoded one: 1 to 3).
     public static func version(of bytes: [UInt8]) -> UInt8? {
         bytes.count >= SessionProtocol.headerLength ? bytes[2] : nil
     }

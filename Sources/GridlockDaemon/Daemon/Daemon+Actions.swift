@@ -12,6 +12,9 @@ extension Daemon: ActionSupervisorDelegate {
 
     public func takeBack() {
         handedOver = false
+        // A face that holds the panel (gridlock-panel) takes it back, also while stopping:
+        // its lock shows again whatever gridlockd does next.
+        session?.panelReturned()
         // Stopping: the output is closed next, which restores the console; no flash of the grid.
         guard !stopping else { return }
         screen.setActive(true)

@@ -24,18 +24,24 @@ extension Daemon {
         server.report = { [unowned self] event, peer in
             alarms.faceReported(event, by: peer, watching: !handedOver && !stopping && options.role.guardsADoor)
         }
+        server.panelHandedOver = { [unowned self] in handedOver }
         server.attach()
         session = server
     }
 
     private var status: SessionReply {
         if stopping { return .notChecked(.stopping) }
-        let state: SessionStatus.State
-        switch service.machine.strokeAdmission(at: max(lastTime, now)) {
-        case .ready: state = .ready
-        case .lockedOut(let seconds): state = .lockedOut(seconds: seconds)
-        case .busy: state = .notChecking(.busy)
-        }
+        let state: SessionStatus.State =
+            if handedOver {
+                // An action holds the panel: a check now is busy, and the panel's face lets go.
+                .handedOver
+            } else {
+                switch service.machine.strokeAdmission(at: max(lastTime, now)) {
+                case .ready: .ready
+                case .lockedOut(let seconds): .lockedOut(seconds: seconds)
+                case .busy: .notChecking(.busy)
+                }
+            }
         return .status(SessionStatus(
             state: state, rows: config.grid.shape.rows, columns: config.grid.shape.columns, minimumNodes: config.grid.minNodes))
     }

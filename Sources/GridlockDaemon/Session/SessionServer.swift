@@ -71,6 +71,12 @@ final class SessionServer {
     var check: (CheckID, PeerCredentials, [Int]) -> SessionReply? = { _, _, _ in .notChecked(.busy) }
     /// What a face said happened to its devices (`report`, version 2); answered `noted`.
     var report: (FaceEvent, PeerCredentials) -> Void = { _, _ in }
+    /// Whether an action holds the panel now (`[action] mode=handover`): an `awaitPanel`
+    /// is then answered by `panelReturned()`, else at once.
+    var panelHandedOver: () -> Bool = { false }
+    /// Connections whose `awaitPanel` waits for the panel to come back (version 3): neither
+    /// idle nor evicted while they wait.
+    private(set) var panelWaiters: Set<ConnectionID> = []
 
     init(listener: SeqPacketListener, loop: EventLoop, allows: @escaping (PeerCredentials) -> Bool, nodeCount: @escaping () -> Int) {
         self.listener = listener
@@ -124,9 +130,21 @@ final class SessionServer {
     /// Who asked for a check still awaited (for the journal).
     func asker(of check: CheckID) -> PeerCredentials? { awaited[check]?.peer }
 
-    /// Whether a check of this connection awaits its verdict: then it is neither idle nor evicted.
+    /// The action that held the panel is done: every face that awaits it takes it back.
+    func panelReturned() {
+        for id in panelWaiters.sorted() {
+            guard let client = clients[id] else { continue }
+            Journal.log(.info, "session socket: the panel is back; telling the lock face of \(client.peer)")
+            send(.panelBack, to: id, client)
+        }
+        panelWaiters = []
+        armIdle()
+    }
+
+    /// Whether a check of this connection awaits its verdict, or it awaits the panel: then
+    /// it is neither idle nor evicted.
     private func isAwaiting(_ id: ConnectionID) -> Bool {
-        awaited.values.contains { $0.connection == id }
+        panelWaiters.contains(id) || awaited.values.contains { $0.connection == id }
     }
 
     /// Answers every check still awaited `stopping`, closes every connection and the
@@ -308,6 +326,8 @@ final class SessionServer {
             send(.noted, to: id, client)
         case .status:
             send(status(client.peer), to: id, client)
+        case .awaitPanel:
+            if panelHandedOver() { panelWaiters.insert(id) } else { send(.panelBack, to: id, client) }
         case .check(let nodes):
             let check = CheckID(nextCheck)
             nextCheck += 1
@@ -344,6 +364,7 @@ final class SessionServer {
     }
 
     private func close(_ id: ConnectionID) {
+        panelWaiters.remove(id)
         guard let client = clients.removeValue(forKey: id) else { return }
         if let watching = client.watching { loop.unwatch(watching) }
         client.connection.close()
@@ -360,6 +381,7 @@ extension SessionReply {
         case .notChecked(let reason): "not checked (\(reason))"
         case .status: "status"
         case .noted: "noted"
+        case .panelBack: "panel back"
         }
     }
 
@@ -368,7 +390,7 @@ extension SessionReply {
     var wasChecked: Bool {
         switch self {
         case .accepted, .rejected, .notChecked(.tooShort), .notChecked(.notRecorded), .notChecked(.stopping): true
-        case .lockedOut, .notChecked, .status, .noted: false
+        case .lockedOut, .notChecked, .status, .noted, .panelBack: false
         }
     }
 }
