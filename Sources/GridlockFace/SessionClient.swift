@@ -33,15 +33,15 @@ public final class SessionClient {
         /// A `report`: answered `noted` at once, also while a check is out (a check is
         /// answered when it is decided), so its reply is matched by its kind, not its place.
         case report
-        /// An `awaitPanel`: answered `panelBack` when an action lets the panel go, which may
-        /// be long after later requests are answered; matched by its kind too.
+        /// A `watchPanel`: answered `panelMode` when the panel changes hands, which may be
+        /// long after later requests are answered; matched by its kind too.
         case panel
 
         /// Whether `reply` is this one's by its kind (the rest are answered in order).
         func isAnswered(by reply: SessionReply) -> Bool {
             switch self {
             case .report: reply == .noted
-            case .panel: reply == .panelBack
+            case .panel: if case .panelMode = reply { true } else { false }
             case .face, .keepAlive: false
             }
         }
@@ -124,7 +124,7 @@ public final class SessionClient {
             if try !connection.send(request.encoded(version: version)) { return drop("gridlockd does not read its session socket \(path)") }
             switch request {
             case .report: outstanding.append(.report)
-            case .awaitPanel: outstanding.append(.panel)
+            case .watchPanel: outstanding.append(.panel)
             case .check, .status: outstanding.append(.face)
             }
             quiet.due = loop.time + Self.keepAlive
@@ -134,8 +134,13 @@ public final class SessionClient {
     }
 
     /// After `keepAlive` of quiet: a `status` of its own, unless a request waits for its reply.
+    /// A connection that watches the panel is never idle at gridlockd: nothing to keep.
     private func keepConnection() {
         guard let connection else { return }
+        if outstanding.contains(.panel) {
+            quiet.due = nil
+            return
+        }
         guard outstanding.isEmpty else {
             quiet.due = loop.time + Self.keepAlive
             return
@@ -192,7 +197,7 @@ public final class SessionClient {
                 }
                 quiet.due = loop.time + Self.keepAlive
                 if let byKind = outstanding.firstIndex(where: { $0.isAnswered(by: reply) }) {
-                    // A report's `noted` or the panel's return, whatever was sent before it.
+                    // A report's `noted` or the panel's mode, whatever was sent before it.
                     let awaited = outstanding.remove(at: byKind)
                     if awaited == .panel { replies(reply) }
                 } else {

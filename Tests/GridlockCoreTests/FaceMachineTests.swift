@@ -298,54 +298,74 @@ extension Array where Element == FaceMachine.Effect {
         #expect(h.machine.phase == .drawing)
     }
 
-    @Test("the panel's face lets the panel go while gridlockd hands it over, awaits it, and takes it back when told")
+    @Test("the panel's face watches the panel from its connection, lets it go when told it is handed over, and takes it back when told")
     func panelHandover() {
         var settings = FaceSettings()
         settings.holdsPanel = true
-        settings.successDuration = .zero
-        var h = FaceHarness(settings: settings)
-        let accepted = h.draw([1, 2, 3, 6, 9]) + h.send(.reply(.accepted))
-        #expect(accepted.unlocks == 1)
-        // The panel's face shows the lock again at once and asks where gridlockd stands.
-        #expect(h.send(.relocked).sent == [.status])
-        let handed = h.send(.reply(.status(SessionStatus(state: .handedOver, rows: 3, columns: 3, minimumNodes: 4))))
+        var h = FaceHarness(settings: settings, connected: nil)
+        #expect(h.send(.connected).sent == [.status, .watchPanel(.lock)])
+        h.send(.reply(.status(SessionStatus(state: .ready, rows: 3, columns: 3, minimumNodes: 4))))
+        #expect(h.draw([1, 2, 3, 6, 9]).sent == [.check(nodes: [0, 1, 2, 5, 8])])
+        // gridlockd answers the check, then tells the watch the panel is handed over.
+        #expect(h.send(.reply(.accepted)).contains(.report(.accepted)))
+        let handed = h.send(.reply(.panelMode(.handedOver)))
         #expect(handed.filter { if case .holdPanel = $0 { true } else { false } } == [.holdPanel(false)])
-        #expect(handed.sent == [.awaitPanel])
+        // Its watch for the return is its word that it let go: the action starts on it.
+        #expect(handed.sent == [.watchPanel(.handedOver)])
         #expect(handed.contains(.report(.panelHandedOver)))
-        #expect(!handed.contains(.report(.serviceAvailable)))
         #expect(h.machine.phase == .handedOver)
-        // Nothing drawn meanwhile is sent: the touchscreen is the action's.
+        // Nothing drawn meanwhile is sent, nothing unlocks, no timer runs: the panel is the action's.
         #expect(h.draw([1, 2, 3, 6, 9]).sent.isEmpty)
-        #expect(h.advance(.seconds(3600)).sent.isEmpty)
-        let back = h.send(.reply(.panelBack))
+        #expect(h.advance(.seconds(3600)).isEmpty || h.machine.phase == .handedOver)
+        #expect(h.machine.phase == .handedOver)
+        let back = h.send(.reply(.panelMode(.lock)))
         #expect(back.filter { if case .holdPanel = $0 { true } else { false } } == [.holdPanel(true)])
-        #expect(back.sent == [.status])
+        #expect(back.sent == [.status, .watchPanel(.lock)])
         #expect(back.contains(.report(.panelBack)))
         h.send(.reply(.status(SessionStatus(state: .ready, rows: 3, columns: 3, minimumNodes: 4))))
         #expect(h.machine.phase == .ready)
         #expect(h.draw([1, 2, 3, 6, 9]).sent == [.check(nodes: [0, 1, 2, 5, 8])])
     }
 
+    @Test("handed over in the middle of a stroke or a check: the stroke is dropped unsent and the panel let go")
+    func panelHandoverMidStroke() {
+        var settings = FaceSettings()
+        settings.holdsPanel = true
+        var h = FaceHarness(settings: settings)
+        h.send(.touch(.down(h.grid.center(of: 0)), layout: h.grid))
+        h.send(.touch(.move(h.grid.center(of: 1)), layout: h.grid))
+        let handed = h.send(.reply(.panelMode(.handedOver)))
+        #expect(handed.contains(.holdPanel(false)))
+        #expect(h.send(.touch(.up, layout: h.grid)).sent.isEmpty)
+        #expect(h.machine.phase == .handedOver)
+        // A status asked earlier and answered now changes nothing while handed over.
+        h.send(.reply(.status(SessionStatus(state: .ready, rows: 3, columns: 3, minimumNodes: 4))))
+        #expect(h.machine.phase == .handedOver)
+    }
+
     @Test("gridlockd lost while the panel is handed over: the face takes the panel back to say nothing can be checked")
     func panelHandoverServiceLost() {
         var settings = FaceSettings()
         settings.holdsPanel = true
-        var h = FaceHarness(settings: settings, connected: .handedOver)
+        var h = FaceHarness(settings: settings)
+        h.send(.reply(.panelMode(.handedOver)))
         #expect(h.machine.phase == .handedOver)
         let lost = h.send(.serviceLost)
         #expect(lost.contains(.holdPanel(true)))
         #expect(lost.contains(.report(.serviceLost)))
         #expect(h.message == .serviceUnavailable)
-        // A panelBack that comes late from nowhere changes nothing.
-        #expect(h.send(.reply(.panelBack)).isEmpty || h.machine.phase == .waitingForService)
+        // A mode that comes late from nowhere changes nothing.
+        #expect(h.send(.reply(.panelMode(.lock))).isEmpty)
         #expect(h.machine.phase == .waitingForService)
     }
 
-    @Test("a face in a user's session holds no panel: a handed-over status is a grid whose checks are answered busy")
+    @Test("a face in a user's session holds no panel: it never watches it, and a handed-over status is a grid whose checks are answered busy")
     func sessionFaceIgnoresHandover() {
-        var h = FaceHarness(connected: .handedOver)
+        var h = FaceHarness(connected: nil)
+        #expect(h.send(.connected).sent == [.status])
+        h.send(.reply(.status(SessionStatus(state: .handedOver, rows: 3, columns: 3, minimumNodes: 4))))
         #expect(h.machine.phase == .ready)
+        #expect(h.send(.reply(.panelMode(.handedOver))).isEmpty)
         #expect(h.draw([1, 2, 3, 6, 9]).sent == [.check(nodes: [0, 1, 2, 5, 8])])
-        #expect(!h.send(.reply(.notChecked(.busy))).contains(.holdPanel(false)))
     }
 }

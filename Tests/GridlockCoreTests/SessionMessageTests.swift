@@ -42,13 +42,16 @@ struct SessionMessageTests {
         #expect(decodeError(header + [0x03, 1, 1]) == .wrongLength(type: 0x03, expected: 5, actual: 6))
     }
 
-    @Test("version 3's handover: awaitPanel, panelBack and the handedOver status have their bytes, and none exists before version 3")
+    @Test("version 3's handover: watchPanel, panelMode and the handedOver status have their bytes, and none exists before version 3")
     func versionThreeHandover() throws {
         #expect(SessionProtocol.version == 3 && SessionProtocol.versions == 1...3)
-        #expect(SessionRequest.awaitPanel.encoded == header + [0x04])
-        #expect(try SessionRequest(decoding: header + [0x04], nodeCount: 9) == .awaitPanel)
-        #expect(SessionReply.panelBack.encoded == header + [0x87])
-        #expect(try SessionReply(decoding: header + [0x87]) == .panelBack)
+        for mode in PanelMode.allCases {
+            #expect(SessionRequest.watchPanel(mode).encoded == header + [0x04, mode.rawValue])
+            #expect(try SessionRequest(decoding: header + [0x04, mode.rawValue], nodeCount: 9) == .watchPanel(mode))
+            #expect(SessionReply.panelMode(mode).encoded == header + [0x87, mode.rawValue])
+            #expect(try SessionReply(decoding: header + [0x87, mode.rawValue]) == .panelMode(mode))
+        }
+        #expect(PanelMode.allCases.map(\.rawValue) == [0, 1])
         let handedOver = SessionReply.status(SessionStatus(state: .handedOver, rows: 3, columns: 3, minimumNodes: 4))
         #expect(handedOver.encoded == header + [0x85, 3, 0, 3, 3, 4, 0, 0, 0, 0])
         #expect(try SessionReply(decoding: header + [0x85, 3, 0, 3, 3, 4, 0, 0, 0, 0]) == handedOver)
@@ -57,12 +60,17 @@ struct SessionMessageTests {
         #expect(handedOver.encoded(version: 2) == headerV2 + busy)
         #expect(handedOver.encoded(version: 1) == headerV1 + busy)
         for older in [headerV1, headerV2] {
-            #expect(decodeError(older + [0x04]) == .unknownType(0x04))
-            #expect(replyError(older + [0x87]) == .unknownType(0x87))
+            #expect(decodeError(older + [0x04, 0]) == .unknownType(0x04))
+            #expect(replyError(older + [0x87, 0]) == .unknownType(0x87))
             #expect(replyError(older + [0x85, 3, 0, 3, 3, 4, 0, 0, 0, 0]) == .unknownState(3))
         }
-        #expect(decodeError(header + [0x04, 0]) == .wrongLength(type: 0x04, expected: 4, actual: 5))
-        #expect(replyError(header + [0x87, 0]) == .wrongLength(type: 0x87, expected: 4, actual: 5))
+        for mode in 2...255 {
+            #expect(decodeError(header + [0x04, UInt8(mode)]) == .unknownPanelMode(UInt8(mode)))
+            #expect(replyError(header + [0x87, UInt8(mode)]) == .unknownPanelMode(UInt8(mode)))
+        }
+        #expect(decodeError(header + [0x04]) == .wrongLength(type: 0x04, expected: 5, actual: 4))
+        #expect(decodeError(header + [0x04, 0, 0]) == .wrongLength(type: 0x04, expected: 5, actual: 6))
+        #expect(replyError(header + [0x87]) == .wrongLength(type: 0x87, expected: 5, actual: 4))
         #expect(replyError(header + [0x85, 3, 1, 3, 3, 4, 0, 0, 0, 0]) == .nonZeroUnused)
         #expect(replyError(header + [0x85, 3, 0, 3, 3, 4, 0, 0, 0, 1]) == .nonZeroUnused)
         #expect(replyError(header + [0x85, 4, 0, 3, 3, 4, 0, 0, 0, 0]) == .unknownState(4))

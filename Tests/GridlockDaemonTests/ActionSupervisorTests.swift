@@ -11,7 +11,18 @@ final class RecordingOwner: ActionSupervisorDelegate {
     var reports: [ActionReport] = []
     var finished = false
 
-    func handOver(to patternName: String) { events.append("hand over to \(patternName)") }
+    func handOver(to patternName: String, whenFree: @escaping () -> Void) {
+        events.append("hand over to \(patternName)")
+        if holdsPanel { panelHeld = whenFree } else { whenFree() }
+    }
+    /// Whether a face apart holds the panel: the action then waits for `releasePanel()`.
+    var holdsPanel = false
+    private var panelHeld: (() -> Void)?
+    func releasePanel() {
+        events.append("panel free")
+        panelHeld?()
+        panelHeld = nil
+    }
     func takeBack() { events.append("take back") }
     func actionsFinished() {
         events.append("finished")
@@ -85,6 +96,34 @@ final class RecordingOwner: ActionSupervisorDelegate {
         #expect(owner.events == ["hand over to door", "output session", "take back", "finished"])
         #expect(owner.reports.contains(.handedOver(pattern: "door")))
         #expect(owner.reports.contains(.tookBack))
+    }
+
+    @Test("handover to a panel a face apart holds: the program starts only once the panel is free; a stop before that starts nothing")
+    func handoverWaitsForThePanel() throws {
+        let loop = try EventLoop()
+        let supervisor = ActionSupervisor(loop: loop, mode: .handover)
+        let owner = RecordingOwner()
+        owner.holdsPanel = true
+        supervisor.delegate = owner
+        supervisor.begin(plan(exec: ["/bin/echo", "session"]))
+        // Without the panel's release nothing starts (a start would be within `begin`).
+        #expect(owner.events == ["hand over to door"])
+        #expect(supervisor.runningPattern == nil)
+        #expect(!supervisor.isIdle)
+        owner.releasePanel()
+        try loop.run(until: { supervisor.isIdle })
+        #expect(owner.events == ["hand over to door", "panel free", "output session", "take back", "finished"])
+
+        let stopped = RecordingOwner()
+        stopped.holdsPanel = true
+        supervisor.delegate = stopped
+        supervisor.begin(plan(exec: ["/bin/echo", "never"]))
+        supervisor.stopAll()
+        #expect(supervisor.isIdle)
+        // The panel freed late starts nothing.
+        stopped.releasePanel()
+        #expect(stopped.events == ["hand over to door", "take back", "finished", "panel free"])
+        #expect(!stopped.reports.contains { if case .output = $0 { true } else { false } })
     }
 
     @Test("the timeout sends SIGTERM to the group; one that ignores it gets SIGKILL after the grace")

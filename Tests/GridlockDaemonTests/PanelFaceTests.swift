@@ -128,11 +128,11 @@ extension SessionSocketTests {
         #expect(success != nil && panel.messages[success!...].contains(.prompt), "the lock shown again after success: \(panel.messages)")
     }
 
-    @Test("[action] mode=handover with the panel's face: the face lets the panel go while the action runs, and shows the lock when gridlockd says it is done")
+    @Test("[action] mode=handover with the panel's face: the action starts only once the face let the panel go, and the face shows the lock when gridlockd says it is done")
     func panelFaceHandsThePanelOver() throws {
-        let done = "\(directory)/action-may-end"
+        let started = "\(directory)/action-started", done = "\(directory)/action-may-end"
         config.action.mode = .handover
-        config.patterns[0].exec = ["/bin/sh", "-c", "while [ ! -e \(done) ]; do sleep 0.02; done"]
+        config.patterns[0].exec = ["/bin/sh", "-c", "touch \(started); while [ ! -e \(done) ]; do sleep 0.02; done"]
         try start()
         let panel = Panel(path: path, loop: loop)
         var available = 0
@@ -142,8 +142,9 @@ extension SessionSocketTests {
                 available += 1
                 if available == 1 { panel.draw(Self.right) } else { daemon.stop() }
             case .panelHandedOver:
-                // Let go before the action may end: gridlockd holds the panel's return until then.
+                // Let go, and its word not yet sent: gridlockd has not started the action.
                 #expect(panel.touch.grabs == [false])
+                #expect(!fileExists(started), "the action started before the face let the panel go")
                 #expect(createEmptyFile(done))
             default:
                 break
@@ -152,15 +153,32 @@ extension SessionSocketTests {
         run()
         panel.end()
         #expect(outcomes.first == .lock(.accepted(patternName: "door", nodes: 5)))
-        #expect(panel.reports.prefix(6) == [.serviceAvailable, .accepted, .relocked, .panelHandedOver, .panelBack, .serviceAvailable],
+        #expect(fileExists(started), "the action never started")
+        #expect(panel.reports.prefix(5) == [.serviceAvailable, .accepted, .panelHandedOver, .panelBack, .serviceAvailable],
                 "\(panel.reports)")
         #expect(panel.touch.grabs == [false, true])
-        #expect(journal.contains { $0.hasPrefix("handing the display and touch over to the action for pattern door") }, "journal: \(journal)")
-        // Held by gridlockd until the action ended, not answered at once.
+        let told = journal.firstIndex { $0.hasPrefix("session socket: the panel is handed over; telling the lock face of") }
         let finished = journal.firstIndex { $0.hasPrefix("action for pattern door finished") }
         let back = journal.firstIndex { $0.hasPrefix("session socket: the panel is back; telling the lock face of") }
-        #expect(finished != nil && back != nil && finished! < back!, "journal: \(journal)")
+        #expect(told != nil && finished != nil && back != nil && told! < finished! && finished! < back!, "journal: \(journal)")
+        #expect(!journal.contains { $0.contains("did not let the panel go") }, "journal: \(journal)")
         #expect(panel.messages.last == .prompt)
+    }
+
+    @Test("a face told the panel is handed over that closes instead of letting go: the action starts without waiting for it")
+    func handoverFaceGoneStartsTheAction() throws {
+        config.action.mode = .handover
+        try start()
+        let face = try face()
+        face.send(.watchPanel(.lock))
+        face.send(.check(nodes: Self.right))
+        face.onReply = { reply in if reply == .panelMode(.handedOver) { face.disconnect() } }
+        onOutcome = { [unowned self] outcome in if case .action(.tookBack) = outcome { daemon.stop() } }
+        run()
+        #expect(outcomes.first == .lock(.accepted(patternName: "door", nodes: 5)))
+        #expect(face.replies.contains(.panelMode(.handedOver)))
+        #expect(journal.contains { $0.hasPrefix("action for pattern door finished: exited with status 0") }, "journal: \(journal)")
+        #expect(!journal.contains { $0.contains("did not let the panel go") }, "journal: \(journal)")
     }
 
     @Test("a panel face gone mid-check: gridlockd keeps the count, and the next face's wrong stroke is the second failure, not the first")

@@ -37,3 +37,6 @@ func createEmptyFile(_ path: String) -> Bool {
     close(fd)
     return true
 }
+
+/// Whether anything is at `path`.
+func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }

@@ -39,8 +39,8 @@ public struct FaceMachine: Sendable {
         /// gridlockd accepted: the success look until `until`, then the session is unlocked.
         case accepted(nodes: [Int], until: Instant)
         /// An action of gridlockd's holds the panel (`[action] mode=handover`): the face that
-        /// holds the panel's devices (`FaceSettings.holdsPanel`) has let them go and awaits
-        /// gridlockd's `panelBack`.
+        /// holds the panel's devices (`FaceSettings.holdsPanel`) has let them go and watches
+        /// for gridlockd's `panelMode(.lock)`.
         case handedOver
         /// The session is unlocked; the face waits to lock it again.
         case unlocked
@@ -134,18 +134,12 @@ public struct FaceMachine: Sendable {
         case .lockedOut(let seconds):
             phase = .lockedOut(until: now + .seconds(Int64(seconds)))
             if !wasWaiting { effects.append(.report(.lockedOut(seconds: seconds))) }
-        case .handedOver where settings.holdsPanel:
-            // The action needs the card's master and the touchscreen: let them go, and ask
-            // to be told when it is done.
-            phase = .handedOver
-            effects.append(.holdPanel(false))
-            effects.append(.send(.awaitPanel))
-            effects.append(.report(.panelHandedOver))
         case .handedOver:
-            // Not this face's devices: a check now is answered busy, as any.
+            // A check now is answered busy, as any; the panel's face lets the panel go when
+            // its watch is answered (`panelMode`), not on a status it may have asked earlier.
             phase = .ready
         }
-        if wasWaiting, phase != .handedOver { effects.append(.report(.serviceAvailable)) }
+        if wasWaiting { effects.append(.report(.serviceAvailable)) }
     }
 
     private mutating func handleServiceLost(_ effects: inout [Effect]) {
@@ -178,16 +172,10 @@ public struct FaceMachine: Sendable {
     }
 
     private mutating func handleReply(_ reply: SessionReply, now: Instant, _ effects: inout [Effect]) {
+        if case .panelMode(let mode) = reply { return handlePanelMode(mode, now: now, &effects) }
         guard case .checking(let nodes) = phase else {
-            // A status answered, the panel back, or a reply to nothing: only a check's answer
-            // moves the face otherwise.
+            // A status answered, or a reply to nothing: only a check's answer moves the face.
             if case .status(let status) = reply { handleStatus(status, now: now, &effects) }
-            if reply == .panelBack, phase == .handedOver {
-                phase = .asking(since: now)
-                effects.append(.holdPanel(true))
-                effects.append(.report(.panelBack))
-                effects.append(.send(.status))
-            }
             return
         }
         switch reply {
@@ -211,8 +199,8 @@ public struct FaceMachine: Sendable {
                 phase = .waitingForService
                 effects.append(.report(.notChecked(reason)))
             }
-        case .noted, .panelBack:
-            // A report's acknowledgement or the panel's return, never a check's answer: the
+        case .noted, .panelMode:
+            // A report's acknowledgement or the panel's mode, never a check's answer: the
             // answer is still to come.
             return
         case .status(let status):
@@ -221,6 +209,29 @@ public struct FaceMachine: Sendable {
             effects.append(.report(.serviceLost))
             handleStatus(status, now: now, &effects)
         }
+    }
+
+    /// gridlockd's answer to the face's watch: the panel handed over to an action (let the
+    /// devices go, and say so by watching for its return: gridlockd starts the action once
+    /// every face that held the panel has), or back to the lock (take them back, ask where
+    /// gridlockd stands). In any phase: the handover follows an `accepted` at once.
+    private mutating func handlePanelMode(_ mode: PanelMode, now: Instant, _ effects: inout [Effect]) {
+        guard settings.holdsPanel else { return }
+        switch mode {
+        case .handedOver:
+            guard phase != .handedOver else { return }
+            tracker?.cancel()
+            phase = .handedOver
+            effects.append(.holdPanel(false))
+            effects.append(.report(.panelHandedOver))
+        case .lock:
+            guard phase == .handedOver else { return }
+            phase = .asking(since: now)
+            effects.append(.holdPanel(true))
+            effects.append(.report(.panelBack))
+            effects.append(.send(.status))
+        }
+        effects.append(.send(.watchPanel(mode)))
     }
 
     private mutating func unlock(_ effects: inout [Effect]) {
@@ -242,6 +253,9 @@ public struct FaceMachine: Sendable {
     private mutating func handleConnected(now: Instant, _ effects: inout [Effect]) {
         if phase == .waitingForService { phase = .asking(since: now) }
         effects.append(.send(.status))
+        // The panel's face watches whose the panel is for as long as it is connected (a
+        // gridlockd of version 1 or 2 is never sent the watch, and hands nothing over).
+        if settings.holdsPanel { effects.append(.send(.watchPanel(.lock))) }
     }
 
     // MARK: - Touch

@@ -8,7 +8,7 @@
 public enum SessionProtocol {
     public static let magic: [UInt8] = [0x47, 0x4C]  // "GL"
     /// The newest version this side speaks: 2 adds a face's `report`, 3 the panel handed
-    /// over to an action (`handedOver`, `awaitPanel`, `panelBack`).
+    /// over to an action (`watchPanel`, `panelMode`, the `handedOver` status).
     public static let version: UInt8 = 3
     /// Every version this side reads and answers in (a face of version 1 is answered in 1).
     public static let versions: ClosedRange<UInt8> = 1...3
@@ -38,6 +38,13 @@ public enum FaceEvent: UInt8, Hashable, Sendable, CaseIterable {
     case contactStuck = 5
 }
 
+/// Whose the panel's display and touchscreen are (version 3): the lock's, which the panel's
+/// face holds, or an action's (`[action] mode=handover`), for which the face lets them go.
+public enum PanelMode: UInt8, Hashable, Sendable, CaseIterable {
+    case lock = 0
+    case handedOver = 1
+}
+
 /// What a face asks.
 public enum SessionRequest: Hashable, Sendable {
     /// A finished stroke: its nodes in order, numbered from 0 (the wire numbers them from 1,
@@ -47,16 +54,16 @@ public enum SessionRequest: Hashable, Sendable {
     case status
     /// Something happened to the face's devices (version 2), answered `noted`.
     case report(FaceEvent)
-    /// The panel is handed over to an action (a `handedOver` status): answered `panelBack`
-    /// once it is not, then at once (version 3). The face that holds the panel's devices
-    /// lets them go until then.
-    case awaitPanel
+    /// Tell me when the panel's mode is not `PanelMode` (the one the face acts on now):
+    /// answered `panelMode` at once if it differs, else when it changes (version 3). The
+    /// panel's face keeps one outstanding while connected.
+    case watchPanel(PanelMode)
 
     enum Code: UInt8 {
         case check = 0x01
         case status = 0x02
         case report = 0x03
-        case awaitPanel = 0x04
+        case watchPanel = 0x04
     }
 
     /// The oldest version that has this request.
@@ -64,7 +71,7 @@ public enum SessionRequest: Hashable, Sendable {
         switch self {
         case .check, .status: 1
         case .report: 2
-        case .awaitPanel: 3
+        case .watchPanel: 3
         }
     }
 
@@ -82,8 +89,8 @@ public enum SessionRequest: Hashable, Sendable {
             SessionProtocol.header(Code.status.rawValue, version: version)
         case .report(let event):
             SessionProtocol.header(Code.report.rawValue, version: version) + [event.rawValue]
-        case .awaitPanel:
-            SessionProtocol.header(Code.awaitPanel.rawValue, version: version)
+        case .watchPanel(let mode):
+            SessionProtocol.header(Code.watchPanel.rawValue, version: version) + [mode.rawValue]
         }
     }
 
@@ -94,10 +101,13 @@ public enum SessionRequest: Hashable, Sendable {
         let (version, type) = try SessionDecodeError.checkHeader(bytes)
         guard let code = Code(rawValue: type) else { throw .unknownType(type) }
         switch code {
-        case .awaitPanel:
+        case .watchPanel:
             guard version >= 3 else { throw .unknownType(type) }
-            try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength, type: type)
-            self = .awaitPanel
+            try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength + 1, type: type)
+            guard let mode = PanelMode(rawValue: bytes[SessionProtocol.headerLength]) else {
+                throw .unknownPanelMode(bytes[SessionProtocol.headerLength])
+            }
+            self = .watchPanel(mode)
         case .report:
             guard version >= 2 else { throw .unknownType(type) }
             try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength + 1, type: type)
@@ -193,9 +203,8 @@ public enum SessionReply: Hashable, Sendable {
     case status(SessionStatus)
     /// A face's `report` was heard (version 2).
     case noted
-    /// The action that held the panel is done: the face takes the panel back (version 3,
-    /// the answer to `awaitPanel`).
-    case panelBack
+    /// The panel's mode now, which differs from the one a `watchPanel` named (version 3).
+    case panelMode(PanelMode)
 
     enum Code: UInt8 {
         case accepted = 0x81
@@ -204,14 +213,14 @@ public enum SessionReply: Hashable, Sendable {
         case notChecked = 0x84
         case status = 0x85
         case noted = 0x86
-        case panelBack = 0x87
+        case panelMode = 0x87
 
         /// The oldest version that has this reply.
         var sinceVersion: UInt8 {
             switch self {
             case .accepted, .rejected, .lockedOut, .notChecked, .status: 1
             case .noted: 2
-            case .panelBack: 3
+            case .panelMode: 3
             }
         }
     }
@@ -235,8 +244,8 @@ public enum SessionReply: Hashable, Sendable {
             return header(.accepted)
         case .noted:
             return header(.noted)
-        case .panelBack:
-            return header(.panelBack)
+        case .panelMode(let mode):
+            return header(.panelMode) + [mode.rawValue]
         case .rejected(let failures, let remaining):
             return header(.rejected) + Self.word(failures)
                 + (remaining.map(Self.word) ?? Self.word(UInt32.max))
@@ -264,7 +273,8 @@ public enum SessionReply: Hashable, Sendable {
     /// The body lengths of the fixed-size replies.
     static func bodyLength(_ code: Code) -> Int {
         switch code {
-        case .accepted, .noted, .panelBack: 0
+        case .accepted, .noted: 0
+        case .panelMode: 1
         case .rejected: 8
         case .lockedOut: 4
         case .notChecked: 1
@@ -284,8 +294,9 @@ public enum SessionReply: Hashable, Sendable {
             self = .accepted
         case .noted:
             self = .noted
-        case .panelBack:
-            self = .panelBack
+        case .panelMode:
+            guard let mode = PanelMode(rawValue: body[0]) else { throw .unknownPanelMode(body[0]) }
+            self = .panelMode(mode)
         case .rejected:
             let remaining = Self.word(body, at: 4)
             self = .rejected(failures: Int(Self.word(body, at: 0)), remainingBeforeLockout: remaining == Self.never ? nil : Int(remaining))
@@ -352,6 +363,7 @@ public enum SessionDecodeError: Error, Hashable, Sendable, CustomStringConvertib
     case repeatedNode(Int)
     case unknownReason(UInt8)
     case unknownEvent(UInt8)
+    case unknownPanelMode(UInt8)
     case unknownState(UInt8)
     case gridOutOfRange(rows: Int, columns: Int)
     case minimumOutOfRange(Int)
@@ -373,6 +385,7 @@ public enum SessionDecodeError: Error, Hashable, Sendable, CustomStringConvertib
         case .repeatedNode(let node): "node \(node) appears twice"
         case .unknownReason(let reason): "unknown reason code \(reason)"
         case .unknownEvent(let event): "unknown face event \(event)"
+        case .unknownPanelMode(let mode): "unknown panel mode \(mode)"
         case .unknownState(let state): "unknown status state \(state)"
         case .gridOutOfRange(let rows, let columns): "a grid of \(rows)x\(columns)"
         case .minimumOutOfRange(let minimum): "a minimum of \(minimum) nodes"

@@ -6,8 +6,9 @@ import LinuxSys
 /// away and takes it back, a replay has nothing to give.
 public protocol ActionSupervisorDelegate: AnyObject {
     /// `[action] mode=handover`: the action is about to start and takes the display and
-    /// the touch grab until it ends.
-    func handOver(to patternName: String)
+    /// the touch grab until it ends. `whenFree` starts it, once whoever holds the panel
+    /// has let it go (at once for gridlockd's own face; a face apart is asked first).
+    func handOver(to patternName: String, whenFree: @escaping () -> Void)
     func takeBack()
     /// Everything this unlock runs has ended (or nothing was configured).
     func actionsFinished()
@@ -34,6 +35,8 @@ public final class ActionSupervisor {
     private var queue: [(argv: [String], silent: Bool)] = []
     private var running: (action: RunningAction, silent: Bool)?
     private var handedOver = false
+    /// The program handed the panel, not started until the panel is free (`handOver`).
+    private var waitingForPanel: (argv: [String], silent: Bool)?
     /// Ended programs whose process groups still hold what they started in the background:
     /// stopped at their timeout, or when the daemon stops, like the programs themselves.
     private var lingering: [RunningAction] = []
@@ -86,6 +89,11 @@ public final class ActionSupervisor {
     /// period) and drops the rest of the queue; the loop must run until `isIdle`.
     public func stopAll() {
         queue = []
+        if let waiting = waitingForPanel {
+            // Never started: the panel is taken back and the unlock ends here.
+            waitingForPanel = nil
+            endAction(silent: waiting.silent)
+        }
         let now = clock()
         for action in (running.map { [$0.action] } ?? []) + lingering {
             delegate?.report(.stopping(pattern: action.patternName))
@@ -108,9 +116,23 @@ public final class ActionSupervisor {
         let (argv, silent) = queue.removeFirst()
         if !silent, mode == .handover, !handedOver {
             handedOver = true
-            delegate?.handOver(to: plan.patternName)
+            waitingForPanel = (argv, silent)
             delegate?.report(.handedOver(pattern: plan.patternName))
+            delegate?.handOver(to: plan.patternName) { [weak self] in self?.panelFree() }
+            return
         }
+        start(argv, silent: silent)
+    }
+
+    /// The panel is the action's now: the program waiting for it starts.
+    private func panelFree() {
+        guard let (argv, silent) = waitingForPanel else { return }
+        waitingForPanel = nil
+        start(argv, silent: silent)
+    }
+
+    private func start(_ argv: [String], silent: Bool) {
+        guard let plan else { return }
         let action: RunningAction
         do {
             // The silent program's lines are never shown, so none is ever made.

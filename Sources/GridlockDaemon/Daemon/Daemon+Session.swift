@@ -24,7 +24,7 @@ extension Daemon {
         server.report = { [unowned self] event, peer in
             alarms.faceReported(event, by: peer, watching: !handedOver && !stopping && options.role.guardsADoor)
         }
-        server.panelHandedOver = { [unowned self] in handedOver }
+        server.panelMode = { [unowned self] in handedOver ? .handedOver : .lock }
         server.attach()
         session = server
     }

@@ -71,12 +71,18 @@ final class SessionServer {
     var check: (CheckID, PeerCredentials, [Int]) -> SessionReply? = { _, _, _ in .notChecked(.busy) }
     /// What a face said happened to its devices (`report`, version 2); answered `noted`.
     var report: (FaceEvent, PeerCredentials) -> Void = { _, _ in }
-    /// Whether an action holds the panel now (`[action] mode=handover`): an `awaitPanel`
-    /// is then answered by `panelReturned()`, else at once.
-    var panelHandedOver: () -> Bool = { false }
-    /// Connections whose `awaitPanel` waits for the panel to come back (version 3): neither
-    /// idle nor evicted while they wait.
-    private(set) var panelWaiters: Set<ConnectionID> = []
+    /// The panel's mode now: handed over while an action holds it (`[action] mode=handover`).
+    var panelMode: () -> PanelMode = { .lock }
+    /// Connections whose `watchPanel` waits for the panel's mode to differ from the one it
+    /// named (version 3): neither idle nor evicted while they wait.
+    private(set) var panelWatchers: [ConnectionID: PanelMode] = [:]
+    /// The faces told the panel is handed over, whose watch for its return (their word that
+    /// they let it go) the action waits for, and what starts the action.
+    private var releasing: (faces: Set<ConnectionID>, whenFree: () -> Void)?
+    private let releaseDeadline: EventLoop.Deadline
+    /// How long the action waits for a face to let the panel go: a face drops master and
+    /// its grab as soon as it reads the news, within milliseconds even on a slow panel.
+    static let panelReleasePatience: Duration = .seconds(5)
 
     init(listener: SeqPacketListener, loop: EventLoop, allows: @escaping (PeerCredentials) -> Bool, nodeCount: @escaping () -> Int) {
         self.listener = listener
@@ -84,8 +90,10 @@ final class SessionServer {
         self.allows = allows
         self.nodeCount = nodeCount
         idle = loop.deadline("session idle")
+        releaseDeadline = loop.deadline("session panel release")
         refusalSummaries = loop.deadline("session refusals")
         idle.onFire { [unowned self] now in closeIdle(at: now) }
+        releaseDeadline.onFire { [unowned self] _ in releaseTimedOut() }
         refusalSummaries.onFire { [unowned self] now in sayRefusalSummaries(at: now) }
     }
 
@@ -130,21 +138,54 @@ final class SessionServer {
     /// Who asked for a check still awaited (for the journal).
     func asker(of check: CheckID) -> PeerCredentials? { awaited[check]?.peer }
 
-    /// The action that held the panel is done: every face that awaits it takes it back.
-    func panelReturned() {
-        for id in panelWaiters.sorted() {
+    /// The panel was handed over to an action, or the action is done: every face that
+    /// watches the panel and acts on the other mode is told. Handed over, `whenFree` (the
+    /// action's start) runs once each face told has let the panel go (its watch for the
+    /// return comes), has gone, or after `panelReleasePatience`; at once if none was told.
+    func panelModeChanged(whenFree: (() -> Void)? = nil) {
+        let mode = panelMode()
+        var told: Set<ConnectionID> = []
+        for (id, watched) in panelWatchers.sorted(by: { $0.key < $1.key }) where watched != mode {
+            panelWatchers[id] = nil
             guard let client = clients[id] else { continue }
-            Journal.log(.info, "session socket: the panel is back; telling the lock face of \(client.peer)")
-            send(.panelBack, to: id, client)
+            Journal.log(.info, "session socket: \(mode == .lock ? "the panel is back" : "the panel is handed over"); telling the lock face of \(client.peer)")
+            send(.panelMode(mode), to: id, client)
+            if clients[id] != nil { told.insert(id) }
         }
-        panelWaiters = []
         armIdle()
+        // A release still awaited ends with the mode it was for.
+        if mode == .lock { finishRelease() }
+        guard let whenFree else { return }
+        guard mode == .handedOver, !told.isEmpty else { return whenFree() }
+        releasing = (told, whenFree)
+        releaseDeadline.due = loop.now() + Self.panelReleasePatience
     }
 
-    /// Whether a check of this connection awaits its verdict, or it awaits the panel: then
+    /// A face told of the handover let the panel go, or went: the action starts once all have.
+    private func released(by id: ConnectionID) {
+        guard var waiting = releasing, waiting.faces.remove(id) != nil else { return }
+        releasing = waiting
+        if waiting.faces.isEmpty { finishRelease() }
+    }
+
+    private func releaseTimedOut() {
+        guard let waiting = releasing else { return }
+        let faces = waiting.faces.sorted().compactMap { clients[$0].map { "\($0.peer)" } }.joined(separator: ", ")
+        Journal.log(.warning, "session socket: the lock face of \(faces) did not let the panel go within \(Self.panelReleasePatience.secondsRoundedUp) s; the action starts all the same")
+        finishRelease()
+    }
+
+    private func finishRelease() {
+        guard let waiting = releasing else { return }
+        releasing = nil
+        releaseDeadline.due = nil
+        waiting.whenFree()
+    }
+
+    /// Whether a check of this connection awaits its verdict, or it watches the panel: then
     /// it is neither idle nor evicted.
     private func isAwaiting(_ id: ConnectionID) -> Bool {
-        panelWaiters.contains(id) || awaited.values.contains { $0.connection == id }
+        panelWatchers[id] != nil || awaited.values.contains { $0.connection == id }
     }
 
     /// Answers every check still awaited `stopping`, closes every connection and the
@@ -326,8 +367,10 @@ final class SessionServer {
             send(.noted, to: id, client)
         case .status:
             send(status(client.peer), to: id, client)
-        case .awaitPanel:
-            if panelHandedOver() { panelWaiters.insert(id) } else { send(.panelBack, to: id, client) }
+        case .watchPanel(let watched):
+            let mode = panelMode()
+            if mode == watched { panelWatchers[id] = watched } else { send(.panelMode(mode), to: id, client) }
+            if watched == .handedOver { released(by: id) }
         case .check(let nodes):
             let check = CheckID(nextCheck)
             nextCheck += 1
@@ -364,8 +407,9 @@ final class SessionServer {
     }
 
     private func close(_ id: ConnectionID) {
-        panelWaiters.remove(id)
+        panelWatchers[id] = nil
         guard let client = clients.removeValue(forKey: id) else { return }
+        released(by: id)
         if let watching = client.watching { loop.unwatch(watching) }
         client.connection.close()
     }
@@ -381,7 +425,7 @@ extension SessionReply {
         case .notChecked(let reason): "not checked (\(reason))"
         case .status: "status"
         case .noted: "noted"
-        case .panelBack: "panel back"
+        case .panelMode(let mode): "panel \(mode)"
         }
     }
 
@@ -390,7 +434,7 @@ extension SessionReply {
     var wasChecked: Bool {
         switch self {
         case .accepted, .rejected, .notChecked(.tooShort), .notChecked(.notRecorded), .notChecked(.stopping): true
-        case .lockedOut, .notChecked, .status, .noted, .panelBack: false
+        case .lockedOut, .notChecked, .status, .noted, .panelMode: false
         }
     }
 }
