@@ -103,12 +103,28 @@ final class FontLibrary {
         }
     }
 
+    /// The configuration fontconfig is given: the system's font folders, the cache
+    /// `fc-cache` keeps for them, and a cache folder of this program's own when systemd gave
+    /// it one (`CacheDirectory=`, said in `$CACHE_DIRECTORY`). Under `ProtectSystem=strict`
+    /// the system's is read-only: when a font folder changed since `fc-cache` ran, fontconfig
+    /// scans it and writes its scan to the first folder it may write, and without one it says
+    /// "No writable cache directories" at every start. A folder named with a character XML
+    /// would read otherwise is left out; of several, the first named is taken.
+    static func configuration(cacheDirectory: String?) -> String {
+        var cacheFolders = [cacheFolder]
+        if let own = cacheDirectory?.split(separator: ":").first, own.hasPrefix("/"),
+           !own.contains(where: { "<>&\"'".contains($0) }) {
+            cacheFolders.append("\(own)/fontconfig")
+        }
+        return "<fontconfig>" + systemFolders.map { "<dir>\($0)</dir>" }.joined()
+            + cacheFolders.map { "<cachedir>\($0)</cachedir>" }.joined() + "</fontconfig>"
+    }
+
     /// fontconfig's configuration over the system's fonts, built once for the process and
     /// only read afterwards.
     private nonisolated(unsafe) static let systemConfig: OpaquePointer = {
         // Written here, so the parse cannot fail on the XML; a missing folder is skipped.
-        let xml = "<fontconfig>" + systemFolders.map { "<dir>\($0)</dir>" }.joined()
-            + "<cachedir>\(cacheFolder)</cachedir></fontconfig>"
+        let xml = configuration(cacheDirectory: ProcessEnvironment.value("CACHE_DIRECTORY"))
         let config = FcConfigCreate()!
         _ = FcConfigParseAndLoadFromMemory(config, xml, 0)
         _ = FcConfigBuildFonts(config)
