@@ -232,10 +232,10 @@ print-arm64-sysroot-packages:
 	@echo $(ARM64_SYSROOT_PACKAGES)
 
 # Every test that runs on this machine: the libc boundary, the Swift suites, real Wayland
-# compositors headless (sway, labwc), the sanitizers, the end-to-end checks of the shipped
-# binaries and the same binaries on a real kernel under QEMU, every commit; then one platform
-# tier, the commit's share (SHARE, below). Each step is timed (tests/step) and the run ends by
-# saying where its time went.
+# compositors headless (sway, labwc), the suites under ASan, the end-to-end checks of the
+# shipped binaries and the same binaries on a real kernel under QEMU, every commit; then one
+# platform tier with its companion, the commit's share (SHARE, below). Each step is timed
+# (tests/step) and the run ends by saying where its time went.
 test: test-deps
 	@tests/step --begin
 	@$(MAKE) --no-print-directory print-test-share
@@ -244,29 +244,31 @@ test: test-deps
 	@tests/step "host build (debug, tests)" $(SWIFT) build --build-tests
 	@tests/step "host suites" $(SWIFT) test --skip-build
 	@tests/step test-wayland-headless $(MAKE) --no-print-directory test-wayland-headless
-	@tests/step test-sanitizers $(MAKE) --no-print-directory test-sanitizers
+	@tests/step test-asan $(MAKE) --no-print-directory test-asan
 	@tests/step "release build" $(MAKE) --no-print-directory release
 	@tests/step test-wayland-face $(MAKE) --no-print-directory test-wayland-face
 	@tests/step tests/e2e/run tests/e2e/run
 	@tests/step "tests/vm/suite (amd64)" $(MAKE) --no-print-directory test-vm
-	@$(foreach share,$(RUN_SHARES),tests/step "share: $(share)" $(MAKE) --no-print-directory $(share.$(share).target) &&) true
+	@$(foreach share,$(RUN_SHARES),$(foreach target,$(share.$(share).target),tests/step "share $(share): $(target)" $(MAKE) --no-print-directory $(target) &&)) true
 	@tests/step --summary
 
 # The platform tiers, one per commit. Each costs 10-20 minutes from an empty cache (a root,
 # a package, an image, a kernel) and all of them together would take `make test` past its
 # hour from a clean machine, so a run takes one, chosen from the commit, never the date: the
 # last hex digit of HEAD (without git: 0). A rerun of a commit runs the same tests on any day,
-# and over commits each tier takes its turn. SHARE=all runs every one; SHARE="trixie arm64"
-# those two.
+# and over commits each tier takes its turn. The lighter tiers carry the TSan suites and the
+# fuzz smoke (each a build of its own, 4 minutes), which every commit would not fit either;
+# the heaviest, Debian 13 deployed and arm64 (21-23 minutes from nothing), carry nothing.
+# SHARE=all runs every one; SHARE="trixie arm64" those two.
 SHARES := bookworm trixie session compiler arm64
-share.bookworm.target := test-deployed
-share.bookworm.says := the deployed scenarios on Debian 12 amd64 (make test-deployed)
+share.bookworm.target := test-deployed test-tsan fuzz-smoke
+share.bookworm.says := the deployed scenarios on Debian 12 amd64 (make test-deployed), the TSan suites (make test-tsan) and the fuzz smoke (make fuzz-smoke)
 share.trixie.target := test-deployed-trixie
 share.trixie.says := the deployed scenarios on Debian 13 amd64 (make test-deployed-trixie)
-share.session.target := test-wayland-guest
-share.session.says := the Wayland face in a Debian 13 labwc and sway session (make test-wayland-guest)
-share.compiler.target := check-trixie
-share.compiler.says := the Swift suites under Debian 13's Swift 6.0.3 (make check-trixie)
+share.session.target := test-wayland-guest fuzz-smoke
+share.session.says := the Wayland face in a Debian 13 labwc and sway session (make test-wayland-guest) and the fuzz smoke (make fuzz-smoke)
+share.compiler.target := check-trixie test-tsan
+share.compiler.says := the Swift suites under Debian 13's Swift 6.0.3 (make check-trixie) and the TSan suites (make test-tsan)
 share.arm64.target := test-arm64
 share.arm64.says := the arm64 build, its demo and the real-kernel core on arm64 (make test-arm64)
 SHARE_DIGIT := $(or $(shell git -C $(CURDIR) rev-parse HEAD 2>/dev/null | cut -c40),0)
@@ -281,7 +283,7 @@ space := $(subst ,, )
 # What `make test` runs on this commit (said first, so a run cut short says it too) and what
 # it leaves, to which target.
 print-test-share:
-	@echo "make test runs, every commit: the libc boundary and test names, the host suites, headless compositors, sanitizers and fuzz smoke, the release build, the Wayland face, tests/e2e/run, the real-kernel suite (amd64)"
+	@echo "make test runs, every commit: the libc boundary and test names, the host suites, headless compositors, the suites under ASan, the release build, the Wayland face, tests/e2e/run, the real-kernel suite (amd64)"
 	@echo "make test runs, this commit's share (HEAD ends '$(SHARE_DIGIT)', SHARE=$(SHARE)): $(call said,$(RUN_SHARES))"
 	@echo "make test leaves to other commits' shares: $(or $(call said,$(LEFT_SHARES)),none)"
 	@echo "make test leaves to their own targets: the Debian 13 arm64 deployed scenarios (make test-deployed-trixie ARCH=arm64), fuzzing beyond its smoke (make fuzz), and under ASan: $(ASAN_SKIP) (run without it in the host suites)"
