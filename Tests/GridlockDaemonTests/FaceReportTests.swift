@@ -54,14 +54,7 @@ extension SessionSocketTests {
     @Test("the panel's face tells gridlockd its touchscreen went, and gridlockd makes it tamper")
     func panelFaceReportsItsTouchscreenGone() throws {
         try start()
-        let server = try #require(daemon.session)
-        let heard = server.report
-        var reported: [FaceEvent] = []
-        server.report = { [unowned self] event, peer in
-            heard(event, peer)
-            reported.append(event)
-            daemon.stop()
-        }
+        let reported = try stopAtFirstReport()
         let panel = Panel(path: path, loop: loop)
         // Unplugged once gridlockd answers; the end of the face's round notices it (gridlockd's
         // loop runs the rounds here, so the face's end of round is called by a deadline).
@@ -75,22 +68,15 @@ extension SessionSocketTests {
         run()
         panel.end()
         roundEnd.onFire { _ in }
-        server.report = { _, _ in }
-        #expect(reported == [.touchscreenGone])
+        try #require(daemon.session).report = { _, _ in }
+        #expect(reported.events == [.touchscreenGone])
         #expect(journal.contains("tamper: touch-device-removed (reported by the lock face of \(peer))"), "journal: \(journal)")
     }
 
     @Test("a finger left on the panel face's touchscreen past stuck-touch-ms: the stroke is never checked, and gridlockd makes it tamper")
     func panelFaceReportsAStuckContact() throws {
         try start()
-        let server = try #require(daemon.session)
-        let heard = server.report
-        var reported: [FaceEvent] = []
-        server.report = { [unowned self] event, peer in
-            heard(event, peer)
-            reported.append(event)
-            daemon.stop()
-        }
+        let reported = try stopAtFirstReport()
         // The schema's shortest: the test waits for the report, never for a length of time.
         let panel = Panel(path: path, loop: loop) { $0.touch.stuckTouch = .milliseconds(100) }
         panel.onReport = { report in
@@ -98,9 +84,9 @@ extension SessionSocketTests {
         }
         run()
         panel.end()
-        server.report = { _, _ in }
+        try #require(daemon.session).report = { _, _ in }
         #expect(panel.reports.contains(.strokeCancelled(.stuckTouch)))
-        #expect(reported == [.contactStuck])
+        #expect(reported.events == [.contactStuck])
         #expect(verifier.requests == 0)
         #expect(journal.contains("tamper: stuck-contact (reported by the lock face of \(peer))"), "journal: \(journal)")
     }
@@ -188,8 +174,28 @@ extension SessionSocketTests {
         run()
         panel.end()
         roundEnd.onFire { _ in }
-        server.report = { _, _ in }
+        try #require(daemon.session).report = { _, _ in }
         #expect(panel.reports == [.serviceAvailable, .rejected(failures: 1)])
         #expect(journal.contains("tamper: touch-device-removed (reported by the lock face of \(peer))"), "journal: \(journal)")
+    }
+}
+
+/// The face events gridlockd heard, in order.
+final class HeardReports {
+    var events: [FaceEvent] = []
+}
+
+extension SessionSocketTests {
+    /// gridlockd hears a face's reports as usual, records them, and stops at the first.
+    func stopAtFirstReport() throws -> HeardReports {
+        let server = try #require(daemon.session)
+        let heard = server.report
+        let reported = HeardReports()
+        server.report = { [unowned self] event, peer in
+            heard(event, peer)
+            reported.events.append(event)
+            daemon.stop()
+        }
+        return reported
     }
 }
