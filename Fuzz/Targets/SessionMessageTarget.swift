@@ -52,7 +52,10 @@ extension FuzzTargets {
                 ("status-handed-over", 0x11, SessionReply.status(SessionStatus(state: .handedOver, rows: 3, columns: 3, minimumNodes: 4)).encoded),
                 ("status-handed-over-version-2", 0x11, [0x47, 0x4C, 2, 0x85, 3, 0, 3, 3, 4, 0, 0, 0, 0]),
                 ("check-repeated", 0x11, [0x47, 0x4C, 1, 0x01, 3, 1, 2, 1]),
-                ("version-4", 0x11, [0x47, 0x4C, 4, 0x02]),
+                ("watch-lock", 0x11, SessionRequest.watchLock.encoded),
+                ("lock-changed", 0x11, SessionReply.lockChanged(status).encoded),
+                ("lock-changed-version-3", 0x11, [0x47, 0x4C, 3, 0x88, 0, 0, 3, 3, 4, 0, 0, 0, 0]),
+                ("version-5", 0x11, [0x47, 0x4C, 5, 0x02]),
             ]
             return messages.map { name, shape, bytes in FuzzSeed(name, [shape] + bytes) }
         })

@@ -12,9 +12,10 @@ import LinuxSys
 /// It believes only a server run by one of `serverUsers` (root, for gridlockd; `SO_PEERCRED` of the
 /// connection): a socket of anyone else's put in gridlockd's place is closed before a
 /// byte is read, said through `lost`, and tried again later, so its answers can never
-/// unlock. While nothing else is asked it sends a `status` after `keepAlive` of quiet,
-/// whose reply it keeps to itself, so gridlockd's idle timeout never closes a face that
-/// merely waits for a finger.
+/// unlock. A face's watch (`watchLock`, version 4; `watchPanel`, 3) keeps its connection
+/// open at gridlockd; with none (an older gridlockd) the client sends a `status` of its own
+/// after `keepAlive` of quiet, whose reply it keeps to itself, so gridlockd's idle timeout
+/// never closes a face that merely waits for a finger.
 public final class SessionClient {
     public let path: String
     /// The uids a server may run as: root, gridlockd's user.
@@ -36,17 +37,23 @@ public final class SessionClient {
         /// A `watchPanel`: answered `panelMode` when the panel changes hands, which may be
         /// long after later requests are answered; matched by its kind too.
         case panel
+        /// A `watchLock`: answered `lockChanged` when the lock changes; matched by its kind.
+        case lock
 
         /// Whether `reply` is this one's by its kind (the rest are answered in order).
         func isAnswered(by reply: SessionReply) -> Bool {
             switch self {
             case .report: reply == .noted
             case .panel: if case .panelMode = reply { true } else { false }
+            case .lock: if case .lockChanged = reply { true } else { false }
             case .face, .keepAlive: false
             }
         }
 
-        var isMatchedByKind: Bool { self == .report || self == .panel }
+        var isMatchedByKind: Bool { self == .report || self == .panel || self == .lock }
+
+        /// A watch: gridlockd never closes a connection for being idle while one waits.
+        var isWatch: Bool { self == .panel || self == .lock }
     }
     /// The protocol version spoken: the newest, until a server answers that it does not
     /// speak it (an older gridlockd); then one older from the next connection, until one
@@ -125,6 +132,7 @@ public final class SessionClient {
             switch request {
             case .report: outstanding.append(.report)
             case .watchPanel: outstanding.append(.panel)
+            case .watchLock: outstanding.append(.lock)
             case .check, .status: outstanding.append(.face)
             }
             quiet.due = loop.time + Self.keepAlive
@@ -134,10 +142,11 @@ public final class SessionClient {
     }
 
     /// After `keepAlive` of quiet: a `status` of its own, unless a request waits for its reply.
-    /// A connection that watches the panel is never idle at gridlockd: nothing to keep.
+    /// A connection that watches the panel or the lock is never idle at gridlockd: nothing
+    /// to keep.
     private func keepConnection() {
         guard let connection else { return }
-        if outstanding.contains(.panel) {
+        if outstanding.contains(where: \.isWatch) {
             quiet.due = nil
             return
         }
@@ -192,14 +201,15 @@ public final class SessionClient {
                 if reply == .notChecked(.unsupportedVersion), version > SessionProtocol.versions.lowerBound {
                     // An older gridlockd: one version older from the next connection on.
                     version -= 1
-                    Journal.log(.notice, "gridlockd at \(path) does not speak the session protocol's version \(version + 1): trying \(version)\(version < 2 ? "; a face's reports (tamper) are not sent" : "")\(version < 3 ? "; the panel is never handed over" : "")")
+                    Journal.log(.notice, "gridlockd at \(path) does not speak the session protocol's version \(version + 1): trying \(version)\(version < 2 ? "; a face's reports (tamper) are not sent" : "")\(version < 3 ? "; the panel is never handed over" : "")\(version < 4 ? "; a lockout reset or a new grid shows at the next check" : "")")
                     return drop("gridlockd at \(path) refused protocol version \(version + 1)")
                 }
                 quiet.due = loop.time + Self.keepAlive
                 if let byKind = outstanding.firstIndex(where: { $0.isAnswered(by: reply) }) {
-                    // A report's `noted` or the panel's mode, whatever was sent before it.
+                    // A report's `noted`, the panel's mode or the lock's news, whatever was sent
+                    // before it.
                     let awaited = outstanding.remove(at: byKind)
-                    if awaited == .panel { replies(reply) }
+                    if awaited.isWatch { replies(reply) }
                 } else {
                     // A reply nobody asked for (a refusal before closing) goes to the face too.
                     let next = outstanding.firstIndex(where: { !$0.isMatchedByKind })

@@ -53,7 +53,7 @@ extension Array where Element == FaceMachine.Effect {
     @Test("connected, the grid shows the prompt while the status is on its way, takes no stroke, and says nothing can be checked only when no answer comes")
     func asksOnConnect() {
         var h = FaceHarness(connected: nil)
-        #expect(h.send(.connected).sent == [.status])
+        #expect(h.send(.connected).sent == [.status, .watchLock])
         #expect(h.machine.phase == .asking(since: h.now))
         #expect(h.message == .prompt)
         #expect(h.draw([1, 2, 3, 6, 9]).sent.isEmpty)
@@ -303,7 +303,7 @@ extension Array where Element == FaceMachine.Effect {
         var settings = FaceSettings()
         settings.holdsPanel = true
         var h = FaceHarness(settings: settings, connected: nil)
-        #expect(h.send(.connected).sent == [.status, .watchPanel(.lock)])
+        #expect(h.send(.connected).sent == [.status, .watchLock, .watchPanel(.lock)])
         h.send(.reply(.status(SessionStatus(state: .ready, rows: 3, columns: 3, minimumNodes: 4))))
         #expect(h.draw([1, 2, 3, 6, 9]).sent == [.check(nodes: [0, 1, 2, 5, 8])])
         // gridlockd answers the check, then tells the watch the panel is handed over.
@@ -362,10 +362,70 @@ extension Array where Element == FaceMachine.Effect {
     @Test("a face in a user's session holds no panel: it never watches it, and a handed-over status is a grid whose checks are answered busy")
     func sessionFaceIgnoresHandover() {
         var h = FaceHarness(connected: nil)
-        #expect(h.send(.connected).sent == [.status])
+        #expect(h.send(.connected).sent == [.status, .watchLock])
         h.send(.reply(.status(SessionStatus(state: .handedOver, rows: 3, columns: 3, minimumNodes: 4))))
         #expect(h.machine.phase == .ready)
         #expect(h.send(.reply(.panelMode(.handedOver))).isEmpty)
         #expect(h.draw([1, 2, 3, 6, 9]).sent == [.check(nodes: [0, 1, 2, 5, 8])])
+    }
+
+    private static func changed(_ state: SessionStatus.State, rows: Int = 3, columns: Int = 3, minimum: Int = 4) -> FaceMachine.Event {
+        .reply(.lockChanged(SessionStatus(state: state, rows: rows, columns: columns, minimumNodes: minimum)))
+    }
+
+    @Test("a lockout ended early (gridlock reset-lockout) frees the grid at once, and the face watches again")
+    func lockoutEndedEarly() {
+        var h = FaceHarness(connected: .lockedOut(seconds: 300))
+        #expect(h.message == .lockedOut(seconds: 300))
+        #expect(h.draw([1, 2, 3, 6, 9]).sent.isEmpty)
+        h.advance(.seconds(10))
+        let effects = h.send(Self.changed(.ready))
+        #expect(effects.contains(.report(.lockoutEnded)))
+        #expect(effects.sent == [.watchLock])
+        #expect(h.machine.phase == .ready)
+        #expect(h.message == .prompt)
+        #expect(h.draw([1, 2, 3, 6, 9]).sent == [.check(nodes: [0, 1, 2, 5, 8])])
+    }
+
+    @Test("a lockout begun by another face stops a waiting grid with gridlockd's countdown; one renewed restarts it quietly")
+    func lockoutBegunElsewhere() {
+        var h = FaceHarness()
+        let effects = h.send(Self.changed(.lockedOut(seconds: 30)))
+        #expect(effects.contains(.report(.lockedOut(seconds: 30))))
+        #expect(effects.sent == [.watchLock])
+        #expect(h.message == .lockedOut(seconds: 30))
+        #expect(h.draw([1, 2, 3, 6, 9]).sent.isEmpty)
+        h.advance(.seconds(20))
+        let renewed = h.send(Self.changed(.lockedOut(seconds: 60)))
+        #expect(!renewed.contains { if case .report = $0 { true } else { false } })
+        #expect(h.message == .lockedOut(seconds: 60))
+    }
+
+    @Test("a reload's new grid is taken at once: a stroke drawn on the old one is dropped, never sent")
+    func gridChangedMidStroke() throws {
+        var h = FaceHarness()
+        let points = [1, 2, 3].map { h.grid.center(of: $0 - 1) }
+        h.send(.touch(.down(points[0]), layout: h.grid))
+        h.send(.touch(.move(points[2]), layout: h.grid))
+        #expect(h.machine.phase == .drawing)
+        let effects = h.send(Self.changed(.ready, rows: 4, columns: 4, minimum: 5))
+        #expect(effects.contains(.report(.strokeCancelled(.gridChanged))))
+        let four = try GridShape(rows: 4, columns: 4)
+        #expect(h.machine.shape == four)
+        #expect(h.machine.minimumNodes == 5)
+        #expect(h.machine.phase == .ready)
+        // The old grid's finger lifts: nothing is sent.
+        #expect(h.send(.touch(.up, layout: h.grid)).sent.isEmpty)
+    }
+
+    @Test("news of the lock while a check is out or a verdict shows waits for them: the check's answer decides")
+    func lockChangedDuringCheck() {
+        var h = FaceHarness()
+        #expect(h.draw([1, 2, 3, 6, 9]).sent == [.check(nodes: [0, 1, 2, 5, 8])])
+        let effects = h.send(Self.changed(.lockedOut(seconds: 30)))
+        #expect(effects.sent == [.watchLock])
+        #expect(h.machine.phase == .checking(nodes: [0, 1, 2, 5, 8]))
+        // Its answer comes as before, and is the check's.
+        #expect(h.send(.reply(.accepted)).contains(.report(.accepted)))
     }
 }

@@ -9,7 +9,8 @@ private func replyError(_ bytes: [UInt8]) -> SessionDecodeError? {
     expectError(SessionDecodeError.self) { try SessionReply(decoding: bytes) }
 }
 
-private let header: [UInt8] = [0x47, 0x4C, 3]
+private let header: [UInt8] = [0x47, 0x4C, 4]
+private let headerV3: [UInt8] = [0x47, 0x4C, 3]
 private let headerV2: [UInt8] = [0x47, 0x4C, 2]
 private let headerV1: [UInt8] = [0x47, 0x4C, 1]
 
@@ -44,8 +45,9 @@ struct SessionMessageTests {
 
     @Test("version 3's handover: watchPanel, panelMode and the handedOver status have their bytes, and none exists before version 3")
     func versionThreeHandover() throws {
-        #expect(SessionProtocol.version == 3 && SessionProtocol.versions == 1...3)
         for mode in PanelMode.allCases {
+            #expect(SessionRequest.watchPanel(mode).encoded(version: 3) == headerV3 + [0x04, mode.rawValue])
+            #expect(try SessionRequest(decoding: headerV3 + [0x04, mode.rawValue], nodeCount: 9) == .watchPanel(mode))
             #expect(SessionRequest.watchPanel(mode).encoded == header + [0x04, mode.rawValue])
             #expect(try SessionRequest(decoding: header + [0x04, mode.rawValue], nodeCount: 9) == .watchPanel(mode))
             #expect(SessionReply.panelMode(mode).encoded == header + [0x87, mode.rawValue])
@@ -74,6 +76,32 @@ struct SessionMessageTests {
         #expect(replyError(header + [0x85, 3, 1, 3, 3, 4, 0, 0, 0, 0]) == .nonZeroUnused)
         #expect(replyError(header + [0x85, 3, 0, 3, 3, 4, 0, 0, 0, 1]) == .nonZeroUnused)
         #expect(replyError(header + [0x85, 4, 0, 3, 3, 4, 0, 0, 0, 0]) == .unknownState(4))
+    }
+
+    @Test("version 4's lock watch: watchLock and lockChanged have their bytes, a status's body, and neither exists before version 4")
+    func versionFourLockWatch() throws {
+        #expect(SessionProtocol.version == 4 && SessionProtocol.versions == 1...4)
+        #expect(SessionRequest.watchLock.encoded == header + [0x05])
+        #expect(try SessionRequest(decoding: header + [0x05], nodeCount: 9) == .watchLock)
+        let states: [(SessionStatus.State, [UInt8])] = [
+            (.ready, [0, 0, 4, 3, 5, 0, 0, 0, 0]), (.lockedOut(seconds: 300), [1, 0, 4, 3, 5, 0, 0, 1, 0x2C]),
+            (.notChecking(.busy), [2, 1, 4, 3, 5, 0, 0, 0, 0]), (.handedOver, [3, 0, 4, 3, 5, 0, 0, 0, 0]),
+        ]
+        for (state, body) in states {
+            let reply = SessionReply.lockChanged(SessionStatus(state: state, rows: 4, columns: 3, minimumNodes: 5))
+            #expect(reply.encoded == header + [0x88] + body)
+            #expect(try SessionReply(decoding: header + [0x88] + body) == reply)
+        }
+        for older in [headerV1, headerV2, headerV3] {
+            #expect(decodeError(older + [0x05]) == .unknownType(0x05))
+            #expect(replyError(older + [0x88, 0, 0, 3, 3, 4, 0, 0, 0, 0]) == .unknownType(0x88))
+        }
+        #expect(decodeError(header + [0x05, 0]) == .wrongLength(type: 0x05, expected: 4, actual: 5))
+        #expect(replyError(header + [0x88, 0, 0, 3, 3, 4, 0, 0, 0]) == .wrongLength(type: 0x88, expected: 13, actual: 12))
+        // The checks of a status's body hold for it too.
+        #expect(replyError(header + [0x88, 0, 0, 9, 3, 4, 0, 0, 0, 0]) == .gridOutOfRange(rows: 9, columns: 3))
+        #expect(replyError(header + [0x88, 0, 0, 3, 3, 4, 0, 0, 0, 1]) == .nonZeroUnused)
+        #expect(replyError(header + [0x88, 5, 0, 3, 3, 4, 0, 0, 0, 0]) == .unknownState(5))
     }
 
     @Test("replies have the documented bytes, counts big-endian")
@@ -160,8 +188,8 @@ struct SessionMessageTests {
             #expect(replyError([0x47, 0x4C, UInt8(version), 0x81]) == .unsupportedVersion(UInt8(version)))
         }
         for type in 0...255 {
-            if !(0x01...0x04).contains(type) { #expect(decodeError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
-            if !(0x81...0x87).contains(type) { #expect(replyError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
+            if !(0x01...0x05).contains(type) { #expect(decodeError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
+            if !(0x81...0x88).contains(type) { #expect(replyError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
         }
     }
 
@@ -177,7 +205,7 @@ struct SessionMessageTests {
                 #expect(decodeError(bytes) == .wrongLength(type: 0x01, expected: 5 + count, actual: 5 + given))
             }
         }
-        let fixed: [UInt8: Int] = [0x81: 0, 0x82: 8, 0x83: 4, 0x84: 1, 0x85: 9]
+        let fixed: [UInt8: Int] = [0x81: 0, 0x82: 8, 0x83: 4, 0x84: 1, 0x85: 9, 0x86: 0, 0x87: 1, 0x88: 9]
         for (type, body) in fixed {
             for given in 0...(SessionProtocol.maximumLength - 4) where given != body {
                 #expect(replyError(header + [type] + Array(repeating: 0, count: given))

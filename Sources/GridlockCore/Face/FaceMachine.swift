@@ -173,6 +173,7 @@ public struct FaceMachine: Sendable {
 
     private mutating func handleReply(_ reply: SessionReply, now: Instant, _ effects: inout [Effect]) {
         if case .panelMode(let mode) = reply { return handlePanelMode(mode, now: now, &effects) }
+        if case .lockChanged(let status) = reply { return handleLockChanged(status, now: now, &effects) }
         guard case .checking(let nodes) = phase else {
             // A status answered, or a reply to nothing: only a check's answer moves the face.
             if case .status(let status) = reply { handleStatus(status, now: now, &effects) }
@@ -199,9 +200,9 @@ public struct FaceMachine: Sendable {
                 phase = .waitingForService
                 effects.append(.report(.notChecked(reason)))
             }
-        case .noted, .panelMode:
-            // A report's acknowledgement or the panel's mode, never a check's answer: the
-            // answer is still to come.
+        case .noted, .panelMode, .lockChanged:
+            // A report's acknowledgement, the panel's mode or the lock's news, never a
+            // check's answer: the answer is still to come.
             return
         case .status(let status):
             // A status where a check's answer belongs: the check is lost, not granted.
@@ -234,6 +235,41 @@ public struct FaceMachine: Sendable {
         effects.append(.send(.watchPanel(mode)))
     }
 
+    /// gridlockd's answer to the face's lock watch: the lock changed in a way no countdown
+    /// foresaw. Its grid is taken at once (a stroke on the old one is dropped, its nodes
+    /// would be others); a lockout begun elsewhere stops the grid that waits for a finger;
+    /// one ended early (`gridlock reset-lockout`) frees it. A stroke being drawn, a check in
+    /// flight or a verdict on show finishes first: its answer, or the `status` the face asks
+    /// after it, says the rest.
+    private mutating func handleLockChanged(_ status: SessionStatus, now: Instant, _ effects: inout [Effect]) {
+        defer { effects.append(.send(.watchLock)) }
+        if let shape = try? GridShape(rows: status.rows, columns: status.columns), shape != self.shape {
+            self.shape = shape
+            if tracker?.isTouching == true { effects.append(.report(.strokeCancelled(.gridChanged))) }
+            tracker = nil
+            if phase == .drawing { phase = .ready }
+        }
+        switch phase {
+        case .waitingForService, .asking, .awaitingLockout:
+            handleStatus(status, now: now, &effects)
+        case .ready, .tooShort, .notChecked:
+            minimumNodes = status.minimumNodes
+            guard case .lockedOut(let seconds) = status.state else { return }
+            phase = .lockedOut(until: now + .seconds(Int64(seconds)))
+            effects.append(.report(.lockedOut(seconds: seconds)))
+        case .lockedOut:
+            minimumNodes = status.minimumNodes
+            if case .lockedOut(let seconds) = status.state {
+                phase = .lockedOut(until: now + .seconds(Int64(seconds)))
+            } else {
+                phase = .ready
+                effects.append(.report(.lockoutEnded))
+            }
+        case .drawing, .checking, .rejected, .accepted, .unlocked, .handedOver:
+            minimumNodes = status.minimumNodes
+        }
+    }
+
     private mutating func unlock(_ effects: inout [Effect]) {
         phase = .unlocked
         effects.append(.unlockSession)
@@ -253,6 +289,9 @@ public struct FaceMachine: Sendable {
     private mutating func handleConnected(now: Instant, _ effects: inout [Effect]) {
         if phase == .waitingForService { phase = .asking(since: now) }
         effects.append(.send(.status))
+        // Every face hears of a lockout ended early or a new grid as it happens (a gridlockd
+        // of version 1 to 3 is never sent the watch: such news waits for the next status).
+        effects.append(.send(.watchLock))
         // The panel's face watches whose the panel is for as long as it is connected (a
         // gridlockd of version 1 or 2 is never sent the watch, and hands nothing over).
         if settings.holdsPanel { effects.append(.send(.watchPanel(.lock))) }

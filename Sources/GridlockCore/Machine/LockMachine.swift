@@ -50,6 +50,11 @@ public struct LockMachine: Sendable {
     /// Nodes the finger has selected in the stroke being drawn (0 between strokes).
     public var selectedNodeCount: Int { tracker.selected.count }
 
+    /// When the lockout in force ends; nil while none is.
+    public var lockoutEnds: Instant? {
+        if case .lockedOut(let until) = phase { until } else { nil }
+    }
+
     public init(layout: GridLayout, settings: LockSettings, mode: Mode = .unlock, attempts: AttemptState = .clean) {
         self.settings = settings
         self.mode = mode

@@ -8,10 +8,11 @@
 public enum SessionProtocol {
     public static let magic: [UInt8] = [0x47, 0x4C]  // "GL"
     /// The newest version this side speaks: 2 adds a face's `report`, 3 the panel handed
-    /// over to an action (`watchPanel`, `panelMode`, the `handedOver` status).
-    public static let version: UInt8 = 3
+    /// over to an action (`watchPanel`, `panelMode`, the `handedOver` status), 4 the lock's
+    /// changes told as they happen (`watchLock`, `lockChanged`).
+    public static let version: UInt8 = 4
     /// Every version this side reads and answers in (a face of version 1 is answered in 1).
-    public static let versions: ClosedRange<UInt8> = 1...3
+    public static let versions: ClosedRange<UInt8> = 1...4
     public static let headerLength = 4
     /// The longest message: a check of every node of the largest grid (8 x 8).
     public static let maximumLength = headerLength + 1 + maximumNodes
@@ -58,12 +59,19 @@ public enum SessionRequest: Hashable, Sendable {
     /// answered `panelMode` at once if it differs, else when it changes (version 3). The
     /// panel's face keeps one outstanding while connected.
     case watchPanel(PanelMode)
+    /// Tell me when the lock changes in a way the last `status` or `lockChanged` I was told
+    /// does not foresee: its grid or `min-nodes` (a reload), a lockout begun (by another
+    /// face) or ended before its countdown (`gridlock reset-lockout`). Answered `lockChanged`
+    /// at once if it already has, else when it does (version 4). A face keeps one
+    /// outstanding while connected.
+    case watchLock
 
     enum Code: UInt8 {
         case check = 0x01
         case status = 0x02
         case report = 0x03
         case watchPanel = 0x04
+        case watchLock = 0x05
     }
 
     /// The oldest version that has this request.
@@ -72,6 +80,7 @@ public enum SessionRequest: Hashable, Sendable {
         case .check, .status: 1
         case .report: 2
         case .watchPanel: 3
+        case .watchLock: 4
         }
     }
 
@@ -91,6 +100,8 @@ public enum SessionRequest: Hashable, Sendable {
             SessionProtocol.header(Code.report.rawValue, version: version) + [event.rawValue]
         case .watchPanel(let mode):
             SessionProtocol.header(Code.watchPanel.rawValue, version: version) + [mode.rawValue]
+        case .watchLock:
+            SessionProtocol.header(Code.watchLock.rawValue, version: version)
         }
     }
 
@@ -101,6 +112,10 @@ public enum SessionRequest: Hashable, Sendable {
         let (version, type) = try SessionDecodeError.checkHeader(bytes)
         guard let code = Code(rawValue: type) else { throw .unknownType(type) }
         switch code {
+        case .watchLock:
+            guard version >= 4 else { throw .unknownType(type) }
+            try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength, type: type)
+            self = .watchLock
         case .watchPanel:
             guard version >= 3 else { throw .unknownType(type) }
             try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength + 1, type: type)
@@ -205,6 +220,9 @@ public enum SessionReply: Hashable, Sendable {
     case noted
     /// The panel's mode now, which differs from the one a `watchPanel` named (version 3).
     case panelMode(PanelMode)
+    /// The answer to a `watchLock`: the lock's status now, laid out as a `status` reply's
+    /// (version 4).
+    case lockChanged(SessionStatus)
 
     enum Code: UInt8 {
         case accepted = 0x81
@@ -214,6 +232,7 @@ public enum SessionReply: Hashable, Sendable {
         case status = 0x85
         case noted = 0x86
         case panelMode = 0x87
+        case lockChanged = 0x88
 
         /// The oldest version that has this reply.
         var sinceVersion: UInt8 {
@@ -221,6 +240,7 @@ public enum SessionReply: Hashable, Sendable {
             case .accepted, .rejected, .lockedOut, .notChecked, .status: 1
             case .noted: 2
             case .panelMode: 3
+            case .lockChanged: 4
             }
         }
     }
@@ -254,20 +274,26 @@ public enum SessionReply: Hashable, Sendable {
         case .notChecked(let reason):
             return header(.notChecked) + [reason.rawValue]
         case .status(let status):
-            let (state, reason, seconds): (UInt8, UInt8, Int) =
-                switch status.state {
-                case .ready: (Self.statusReady, 0, 0)
-                case .lockedOut(let seconds): (Self.statusLockedOut, 0, seconds)
-                case .notChecking(let reason): (Self.statusNotChecking, reason.rawValue, 0)
-                case .handedOver where version >= 3: (Self.statusHandedOver, 0, 0)
-                // An older face knows no handover: to it a check now is what it would be.
-                case .handedOver: (Self.statusNotChecking, NotCheckedReason.busy.rawValue, 0)
-                }
-            return header(.status)
-                + [state, reason, UInt8(clamping: status.rows), UInt8(clamping: status.columns),
-                   UInt8(clamping: status.minimumNodes)]
-                + Self.word(seconds)
+            return header(.status) + Self.body(of: status, version: version)
+        case .lockChanged(let status):
+            return header(.lockChanged) + Self.body(of: status, version: version)
         }
+    }
+
+    /// A `status` or `lockChanged` reply's nine bytes.
+    private static func body(of status: SessionStatus, version: UInt8) -> [UInt8] {
+        let (state, reason, seconds): (UInt8, UInt8, Int) =
+            switch status.state {
+            case .ready: (Self.statusReady, 0, 0)
+            case .lockedOut(let seconds): (Self.statusLockedOut, 0, seconds)
+            case .notChecking(let reason): (Self.statusNotChecking, reason.rawValue, 0)
+            case .handedOver where version >= 3: (Self.statusHandedOver, 0, 0)
+            // An older face knows no handover: to it a check now is what it would be.
+            case .handedOver: (Self.statusNotChecking, NotCheckedReason.busy.rawValue, 0)
+            }
+        return [state, reason, UInt8(clamping: status.rows), UInt8(clamping: status.columns),
+                UInt8(clamping: status.minimumNodes)]
+            + Self.word(seconds)
     }
 
     /// The body lengths of the fixed-size replies.
@@ -278,7 +304,7 @@ public enum SessionReply: Hashable, Sendable {
         case .rejected: 8
         case .lockedOut: 4
         case .notChecked: 1
-        case .status: 9
+        case .status, .lockChanged: 9
         }
     }
 
@@ -306,31 +332,38 @@ public enum SessionReply: Hashable, Sendable {
             guard let reason = NotCheckedReason(rawValue: body[0]) else { throw .unknownReason(body[0]) }
             self = .notChecked(reason)
         case .status:
-            let state: SessionStatus.State
-            switch body[0] {
-            case Self.statusReady where body[1] == 0:
-                guard Self.word(body, at: 5) == 0 else { throw .nonZeroUnused }
-                state = .ready
-            case Self.statusLockedOut where body[1] == 0:
-                state = .lockedOut(seconds: Int(Self.word(body, at: 5)))
-            case Self.statusNotChecking:
-                guard let reason = NotCheckedReason(rawValue: body[1]) else { throw .unknownReason(body[1]) }
-                guard Self.word(body, at: 5) == 0 else { throw .nonZeroUnused }
-                state = .notChecking(reason)
-            case Self.statusHandedOver where version >= 3:
-                guard body[1] == 0, Self.word(body, at: 5) == 0 else { throw .nonZeroUnused }
-                state = .handedOver
-            case Self.statusReady, Self.statusLockedOut:
-                throw .nonZeroUnused
-            default:
-                throw .unknownState(body[0])
-            }
-            let dimensions = GridShape.allowedDimensions
-            let rows = Int(body[2]), columns = Int(body[3]), minimum = Int(body[4])
-            guard dimensions.contains(rows), dimensions.contains(columns) else { throw .gridOutOfRange(rows: rows, columns: columns) }
-            guard (1...(rows * columns)).contains(minimum) else { throw .minimumOutOfRange(minimum) }
-            self = .status(SessionStatus(state: state, rows: rows, columns: columns, minimumNodes: minimum))
+            self = .status(try Self.status(body, version: version))
+        case .lockChanged:
+            self = .lockChanged(try Self.status(body, version: version))
         }
+    }
+
+    /// A `status` or `lockChanged` reply's body read.
+    private static func status(_ body: [UInt8], version: UInt8) throws(SessionDecodeError) -> SessionStatus {
+        let state: SessionStatus.State
+        switch body[0] {
+        case Self.statusReady where body[1] == 0:
+            guard Self.word(body, at: 5) == 0 else { throw .nonZeroUnused }
+            state = .ready
+        case Self.statusLockedOut where body[1] == 0:
+            state = .lockedOut(seconds: Int(Self.word(body, at: 5)))
+        case Self.statusNotChecking:
+            guard let reason = NotCheckedReason(rawValue: body[1]) else { throw .unknownReason(body[1]) }
+            guard Self.word(body, at: 5) == 0 else { throw .nonZeroUnused }
+            state = .notChecking(reason)
+        case Self.statusHandedOver where version >= 3:
+            guard body[1] == 0, Self.word(body, at: 5) == 0 else { throw .nonZeroUnused }
+            state = .handedOver
+        case Self.statusReady, Self.statusLockedOut:
+            throw .nonZeroUnused
+        default:
+            throw .unknownState(body[0])
+        }
+        let dimensions = GridShape.allowedDimensions
+        let rows = Int(body[2]), columns = Int(body[3]), minimum = Int(body[4])
+        guard dimensions.contains(rows), dimensions.contains(columns) else { throw .gridOutOfRange(rows: rows, columns: columns) }
+        guard (1...(rows * columns)).contains(minimum) else { throw .minimumOutOfRange(minimum) }
+        return SessionStatus(state: state, rows: rows, columns: columns, minimumNodes: minimum)
     }
 
     private static func word(_ value: Int) -> [UInt8] { word(UInt32(clamping: value)) }

@@ -25,6 +25,10 @@ extension Daemon {
             alarms.faceReported(event, by: peer, watching: !handedOver && !stopping && options.role.guardsADoor)
         }
         server.panelMode = { [unowned self] in handedOver ? .handedOver : .lock }
+        server.lockView = { [unowned self] in
+            LockView(rows: config.grid.shape.rows, columns: config.grid.shape.columns, minimumNodes: config.grid.minNodes,
+                     lockoutEnds: service.machine.lockoutEnds)
+        }
         server.attach()
         session = server
     }

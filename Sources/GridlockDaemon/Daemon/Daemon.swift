@@ -260,6 +260,8 @@ public final class Daemon {
         }
         if options.role.endsWithTheRecording, recordingIsDone { stopping = true }
         timers.blank.due = handedOver ? nil : blanker.deadline
+        // Whatever the round changed (a reload, a reset, a lockout), the faces that watch hear it.
+        session?.lockMayHaveChanged()
     }
 
     /// A stroke benchmark ends with the last event it plays; a replay once, besides, every

@@ -23,6 +23,9 @@ final class SessionServer {
         var lastActive: Instant
         /// The protocol version of its last request: its replies are in that version.
         var version: UInt8 = SessionProtocol.versions.lowerBound
+        /// The lock as its last `status` or `lockChanged` told it, which its `watchLock`
+        /// waits for the lock to leave (nil: told nothing yet).
+        var toldLock: LockView?
     }
 
     /// A check handed on and not answered yet: who asked, over which connection (which may
@@ -73,6 +76,10 @@ final class SessionServer {
     var report: (FaceEvent, PeerCredentials) -> Void = { _, _ in }
     /// The panel's mode now: handed over while an action holds it (`[action] mode=handover`).
     var panelMode: () -> PanelMode = { .lock }
+    /// What of the lock a face cannot foresee from the status it was told.
+    var lockView: () -> LockView = { LockView(rows: 3, columns: 3, minimumNodes: 4, lockoutEnds: nil) }
+    /// Connections whose `watchLock` waits for the lock to leave what they were told (version 4).
+    private(set) var lockWatchers: Set<ConnectionID> = []
     /// Connections whose `watchPanel` waits for the panel's mode to differ from the one it
     /// named (version 3): neither idle nor evicted while they wait.
     private(set) var panelWatchers: [ConnectionID: PanelMode] = [:]
@@ -161,6 +168,28 @@ final class SessionServer {
         releaseDeadline.due = loop.now() + Self.panelReleasePatience
     }
 
+    /// After every round of the loop: each face whose lock watch waits and whose view of the
+    /// lock is no longer true (a reload's grid, a lockout begun, or ended before its time) is
+    /// told the status now. Nothing is computed while no face watches.
+    func lockMayHaveChanged() {
+        guard !lockWatchers.isEmpty else { return }
+        let view = lockView()
+        for id in lockWatchers.sorted() {
+            guard let client = clients[id], client.toldLock != view else { continue }
+            if tellLock(view, to: id, client) { lockWatchers.remove(id) }
+        }
+        armIdle()
+    }
+
+    /// Answers a lock watch with the status now, logged with what changed since the face
+    /// was last told; false while stopping (every connection closes after this round).
+    private func tellLock(_ view: LockView, to id: ConnectionID, _ client: Client) -> Bool {
+        guard case .status(let status) = self.status(client.peer) else { return false }
+        Journal.log(.info, "session socket: the lock changed (\(view.change(from: client.toldLock))); telling the lock face of \(client.peer)")
+        send(.lockChanged(status), to: id, client)
+        return true
+    }
+
     /// A face told of the handover let the panel go, or went: the action starts once all have.
     private func released(by id: ConnectionID) {
         guard var waiting = releasing, waiting.faces.remove(id) != nil else { return }
@@ -185,7 +214,7 @@ final class SessionServer {
     /// Whether a check of this connection awaits its verdict, or it watches the panel: then
     /// it is neither idle nor evicted.
     private func isAwaiting(_ id: ConnectionID) -> Bool {
-        panelWatchers[id] != nil || awaited.values.contains { $0.connection == id }
+        panelWatchers[id] != nil || lockWatchers.contains(id) || awaited.values.contains { $0.connection == id }
     }
 
     /// Answers every check still awaited `stopping`, closes every connection and the
@@ -371,6 +400,9 @@ final class SessionServer {
             let mode = panelMode()
             if mode == watched { panelWatchers[id] = watched } else { send(.panelMode(mode), to: id, client) }
             if watched == .handedOver { released(by: id) }
+        case .watchLock:
+            let view = lockView()
+            if client.toldLock == view || !tellLock(view, to: id, client) { lockWatchers.insert(id) }
         case .check(let nodes):
             let check = CheckID(nextCheck)
             nextCheck += 1
@@ -399,6 +431,11 @@ final class SessionServer {
             if try !client.connection.send(reply.encoded(version: client.version)) {
                 Journal.log(.warning, "session socket: the lock face of \(client.peer) does not read its replies; closed")
                 close(id)
+                return
+            }
+            switch reply {
+            case .status, .lockChanged: clients[id]?.toldLock = lockView()
+            default: break
             }
         } catch {
             Journal.log(.info, "session socket: cannot answer \(client.peer): \(error); closed")
@@ -408,6 +445,7 @@ final class SessionServer {
 
     private func close(_ id: ConnectionID) {
         panelWatchers[id] = nil
+        lockWatchers.remove(id)
         guard let client = clients.removeValue(forKey: id) else { return }
         released(by: id)
         if let watching = client.watching { loop.unwatch(watching) }
@@ -426,6 +464,7 @@ extension SessionReply {
         case .status: "status"
         case .noted: "noted"
         case .panelMode(let mode): "panel \(mode)"
+        case .lockChanged: "lock changed"
         }
     }
 
@@ -434,7 +473,7 @@ extension SessionReply {
     var wasChecked: Bool {
         switch self {
         case .accepted, .rejected, .notChecked(.tooShort), .notChecked(.notRecorded), .notChecked(.stopping): true
-        case .lockedOut, .notChecked, .status, .noted, .panelMode: false
+        case .lockedOut, .notChecked, .status, .noted, .panelMode, .lockChanged: false
         }
     }
 }
