@@ -55,6 +55,10 @@ extension FuzzTargets {
                 ("watch-lock", 0x11, SessionRequest.watchLock.encoded),
                 ("lock-changed", 0x11, SessionReply.lockChanged(status).encoded),
                 ("lock-changed-version-3", 0x11, [0x47, 0x4C, 3, 0x88, 0, 0, 3, 3, 4, 0, 0, 0, 0]),
+                ("enroll", 0x11, SessionRequest.enroll.encoded),
+                ("enrolled-3x3", 0x11, SessionRequest.enrolled(nodes: [0, 1, 2, 5, 8]).encoded),
+                ("enrollment", 0x11, SessionReply.enrollment(nodes: [0, 1, 2, 5, 8]).encoded),
+                ("watch-panel-enrolling-version-3", 0x11, [0x47, 0x4C, 3, 0x04, 2]),
                 ("version-5", 0x11, [0x47, 0x4C, 5, 0x02]),
             ]
             return messages.map { name, shape, bytes in FuzzSeed(name, [shape] + bytes) }

@@ -6,9 +6,11 @@ extension FaceReport {
     /// How loud the journal says it.
     public var priority: LogPriority {
         switch self {
-        case .accepted, .rejected, .lockedOut, .relocked, .panelHandedOver, .panelBack: .notice
+        case .accepted, .rejected, .lockedOut, .relocked, .panelHandedOver, .panelBack, .enrollmentStarted, .enrollmentSent,
+             .enrollmentEnded: .notice
         case .serviceLost, .serviceSilent, .notChecked: .warning
-        case .serviceAvailable, .lockoutEnded, .tooShort, .strokeCancelled: .info
+        case .serviceAvailable, .lockoutEnded, .tooShort, .strokeCancelled, .enrollmentFirstDrawn, .enrollmentTooShort,
+             .enrollmentMismatch: .info
         }
     }
 
@@ -28,6 +30,12 @@ extension FaceReport {
         case .relocked: "the lock shows again: asking gridlockd where it stands"
         case .panelHandedOver: "gridlockd handed the panel over to an action: display and touchscreen let go until it is done"
         case .panelBack: "the action is done: display and touchscreen taken back"
+        case .enrollmentStarted: "gridlock enroll asked for a new pattern: draw it, then draw it again"
+        case .enrollmentFirstDrawn(let nodes): "enrolment: first drawing (\(nodes) nodes); draw it again to confirm"
+        case .enrollmentTooShort(let nodes): "enrolment: drawing too short (\(nodes) nodes)"
+        case .enrollmentMismatch: "enrolment: the second drawing differs from the first; start over"
+        case .enrollmentSent(let nodes): "enrolment: both drawings agree (\(nodes) nodes); sent to gridlockd for gridlock enroll"
+        case .enrollmentEnded: "the enrolment is over: the lock shows again"
         }
     }
 }

@@ -14,6 +14,10 @@ let enrollCommand = Command(
         On the panel: shows the set-a-gesture screen with the config's display and touch
         (draw a pattern, draw it again to confirm; a mismatch starts over, a too-short
         drawing is refused with the message). Stop gridlockd first: it holds the panel.
+        With the panel's face apart ([display] backend=none, [touch] backend=none and
+        [session] on, docs/deployment.md section 10), gridlockd keeps running: it lends
+        the panel to gridlock-panel, which collects the two drawings and hands the pattern
+        back through gridlockd; exit status 75 when no face holds the panel or it is busy.
         With --pattern-stdin, reads the pattern (1-2-3-6-9) from standard input instead,
         for provisioning images with no panel.
 
@@ -80,6 +84,9 @@ let enrollCommand = Command(
         guard pattern.count >= config.grid.minNodes else {
             throw CommandError(config.theme.text(for: .tooShort(minimum: config.grid.minNodes)) + " (min-nodes=\(config.grid.minNodes))")
         }
+    } else if config.display.backend == .none, config.touch.backend == .none, config.session.enabled {
+        // The panel's face runs apart: it draws, gridlockd lends it the panel.
+        pattern = try FaceEnrolment.collect(socket: config.session.socket, shape: config.grid.shape, timeout: .seconds(timeout))
     } else {
         let hardware = config.display.backend == .drm || config.touch.backend == .evdev
         let running = ProcessTable.processes(named: "gridlockd")

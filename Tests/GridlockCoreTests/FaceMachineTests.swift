@@ -369,6 +369,65 @@ extension Array where Element == FaceMachine.Effect {
         #expect(h.draw([1, 2, 3, 6, 9]).sent == [.check(nodes: [0, 1, 2, 5, 8])])
     }
 
+    @Test("the panel's face lent to gridlock enroll: drawn twice (too short and a mismatch drawn anew), sent once, the lock back when gridlockd says")
+    func enrolmentThroughTheFace() {
+        var settings = FaceSettings()
+        settings.holdsPanel = true
+        var h = FaceHarness(settings: settings)
+        var effects = h.send(.reply(.panelMode(.enrolling)))
+        #expect(effects.contains(.report(.enrollmentStarted)))
+        #expect(effects.sent == [.watchPanel(.enrolling)])
+        #expect(h.message == .enrollDraw)
+        // Too short: said, and the first drawing again.
+        #expect(h.draw([1, 2, 3]).contains(.report(.enrollmentTooShort(nodes: 3))))
+        #expect(h.message == .tooShort(minimum: 4))
+        h.advance(FaceSettings().errorDuration)
+        #expect(h.message == .enrollDraw)
+        #expect(h.draw([1, 2, 3, 6, 9]).contains(.report(.enrollmentFirstDrawn(nodes: 5))))
+        #expect(h.message == .enrollConfirm)
+        // Another pattern the second time: start over.
+        effects = h.draw([1, 4, 7, 8])
+        #expect(effects.contains(.report(.enrollmentMismatch)) && effects.sent.isEmpty)
+        h.advance(FaceSettings().errorDuration)
+        #expect(h.message == .enrollDraw)
+        h.draw([1, 2, 3, 6, 9])
+        effects = h.draw([1, 2, 3, 6, 9])
+        #expect(effects.sent == [.enrolled(nodes: [0, 1, 2, 5, 8])])
+        #expect(effects.contains(.report(.enrollmentSent(nodes: 5))))
+        #expect(h.message == .enrollSaved)
+        // Nothing more is taken, and nothing is checked.
+        #expect(h.draw([1, 2, 3, 6, 9]).sent.isEmpty)
+        effects = h.send(.reply(.panelMode(.lock)))
+        #expect(effects.contains(.report(.enrollmentEnded)))
+        #expect(effects.sent == [.status, .watchPanel(.lock)])
+        #expect(!effects.contains(.holdPanel(true)), "the devices were never let go")
+        #expect(h.machine.phase == .asking(since: h.now))
+    }
+
+    @Test("an enrolment's second drawing too short keeps the first; gridlockd lost mid-enrolment ends it with nothing sent")
+    func enrolmentTooShortConfirmAndLoss() {
+        var settings = FaceSettings()
+        settings.holdsPanel = true
+        var h = FaceHarness(settings: settings)
+        h.send(.reply(.panelMode(.enrolling)))
+        h.draw([1, 2, 3, 6, 9])
+        h.draw([1, 2])
+        h.advance(FaceSettings().errorDuration)
+        #expect(h.message == .enrollConfirm)
+        #expect(h.machine.phase == .enrollConfirm(first: [0, 1, 2, 5, 8]))
+        let effects = h.send(.serviceLost)
+        #expect(effects.contains(.report(.serviceLost)))
+        #expect(h.machine.phase == .waitingForService)
+        #expect(h.draw([1, 2, 3, 6, 9]).sent.isEmpty)
+    }
+
+    @Test("a face in a user's session is never lent to an enrolment")
+    func sessionFaceIgnoresEnrolment() {
+        var h = FaceHarness()
+        #expect(h.send(.reply(.panelMode(.enrolling))).isEmpty)
+        #expect(h.draw([1, 2, 3, 6, 9]).sent == [.check(nodes: [0, 1, 2, 5, 8])])
+    }
+
     private static func changed(_ state: SessionStatus.State, rows: Int = 3, columns: Int = 3, minimum: Int = 4) -> FaceMachine.Event {
         .reply(.lockChanged(SessionStatus(state: state, rows: rows, columns: columns, minimumNodes: minimum)))
     }

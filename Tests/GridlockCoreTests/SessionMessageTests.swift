@@ -45,7 +45,7 @@ struct SessionMessageTests {
 
     @Test("version 3's handover: watchPanel, panelMode and the handedOver status have their bytes, and none exists before version 3")
     func versionThreeHandover() throws {
-        for mode in PanelMode.allCases {
+        for mode in PanelMode.allCases where mode.sinceVersion <= 3 {
             #expect(SessionRequest.watchPanel(mode).encoded(version: 3) == headerV3 + [0x04, mode.rawValue])
             #expect(try SessionRequest(decoding: headerV3 + [0x04, mode.rawValue], nodeCount: 9) == .watchPanel(mode))
             #expect(SessionRequest.watchPanel(mode).encoded == header + [0x04, mode.rawValue])
@@ -53,7 +53,7 @@ struct SessionMessageTests {
             #expect(SessionReply.panelMode(mode).encoded == header + [0x87, mode.rawValue])
             #expect(try SessionReply(decoding: header + [0x87, mode.rawValue]) == .panelMode(mode))
         }
-        #expect(PanelMode.allCases.map(\.rawValue) == [0, 1])
+        #expect(PanelMode.allCases.map(\.rawValue) == [0, 1, 2])
         let handedOver = SessionReply.status(SessionStatus(state: .handedOver, rows: 3, columns: 3, minimumNodes: 4))
         #expect(handedOver.encoded == header + [0x85, 3, 0, 3, 3, 4, 0, 0, 0, 0])
         #expect(try SessionReply(decoding: header + [0x85, 3, 0, 3, 3, 4, 0, 0, 0, 0]) == handedOver)
@@ -66,7 +66,7 @@ struct SessionMessageTests {
             #expect(replyError(older + [0x87, 0]) == .unknownType(0x87))
             #expect(replyError(older + [0x85, 3, 0, 3, 3, 4, 0, 0, 0, 0]) == .unknownState(3))
         }
-        for mode in 2...255 {
+        for mode in 3...255 {
             #expect(decodeError(header + [0x04, UInt8(mode)]) == .unknownPanelMode(UInt8(mode)))
             #expect(replyError(header + [0x87, UInt8(mode)]) == .unknownPanelMode(UInt8(mode)))
         }
@@ -102,6 +102,35 @@ struct SessionMessageTests {
         #expect(replyError(header + [0x88, 0, 0, 9, 3, 4, 0, 0, 0, 0]) == .gridOutOfRange(rows: 9, columns: 3))
         #expect(replyError(header + [0x88, 0, 0, 3, 3, 4, 0, 0, 0, 1]) == .nonZeroUnused)
         #expect(replyError(header + [0x88, 5, 0, 3, 3, 4, 0, 0, 0, 0]) == .unknownState(5))
+    }
+
+    @Test("version 4's enrolment: enroll, enrolled, enrollment, the enrolling panel and noPanelFace have their bytes, none before version 4")
+    func versionFourEnrolment() throws {
+        #expect(SessionRequest.enroll.encoded == header + [0x06])
+        #expect(try SessionRequest(decoding: header + [0x06], nodeCount: 9) == .enroll)
+        #expect(SessionRequest.enrolled(nodes: [0, 1, 2, 5, 8]).encoded == header + [0x07, 5, 1, 2, 3, 6, 9])
+        #expect(try SessionRequest(decoding: header + [0x07, 3, 9, 5, 1], nodeCount: 9) == .enrolled(nodes: [8, 4, 0]))
+        #expect(SessionReply.enrollment(nodes: [0, 1, 2, 5, 8]).encoded == header + [0x89, 5, 1, 2, 3, 6, 9])
+        #expect(try SessionReply(decoding: header + [0x89, 5, 1, 2, 3, 6, 9]) == .enrollment(nodes: [0, 1, 2, 5, 8]))
+        #expect(SessionRequest.watchPanel(.enrolling).encoded == header + [0x04, 2])
+        #expect(try SessionReply(decoding: header + [0x87, 2]) == .panelMode(.enrolling))
+        #expect(SessionReply.notChecked(.noPanelFace).encoded == header + [0x84, 9])
+        // An enrolment's nodes are checked as a check's are.
+        #expect(decodeError(header + [0x07, 0]) == .noNodes)
+        #expect(decodeError(header + [0x07, 2, 1, 1]) == .repeatedNode(1))
+        #expect(decodeError(header + [0x07, 2, 1, 10]) == .nodeOutOfRange(10, nodeCount: 9))
+        #expect(decodeError(header + [0x07, 3, 1, 2]) == .wrongLength(type: 0x07, expected: 8, actual: 7))
+        #expect(decodeError(header + [0x06, 0]) == .wrongLength(type: 0x06, expected: 4, actual: 5))
+        #expect(replyError(header + [0x89, 2, 3, 3]) == .repeatedNode(3))
+        #expect(replyError(header + [0x89, 1, 65]) == .nodeOutOfRange(65, nodeCount: 64))
+        #expect(replyError(header + [0x89]) == .wrongLength(type: 0x89, expected: 5, actual: 4))
+        for older in [headerV1, headerV2, headerV3] {
+            #expect(decodeError(older + [0x06]) == .unknownType(0x06))
+            #expect(decodeError(older + [0x07, 1, 1]) == .unknownType(0x07))
+            #expect(replyError(older + [0x89, 1, 1]) == .unknownType(0x89))
+        }
+        #expect(decodeError(headerV3 + [0x04, 2]) == .unknownPanelMode(2))
+        #expect(replyError(headerV3 + [0x87, 2]) == .unknownPanelMode(2))
     }
 
     @Test("replies have the documented bytes, counts big-endian")
@@ -188,8 +217,8 @@ struct SessionMessageTests {
             #expect(replyError([0x47, 0x4C, UInt8(version), 0x81]) == .unsupportedVersion(UInt8(version)))
         }
         for type in 0...255 {
-            if !(0x01...0x05).contains(type) { #expect(decodeError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
-            if !(0x81...0x88).contains(type) { #expect(replyError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
+            if !(0x01...0x07).contains(type) { #expect(decodeError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
+            if !(0x81...0x89).contains(type) { #expect(replyError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
         }
     }
 

@@ -184,6 +184,8 @@ final class SessionServerLimitsTests {
         try Journal.$recorder.withValue(recorder) {
             for round in 0..<50 {
                 let refused = try connect()
+                // A check: root, admitted for enroll and status alone, is refused when it asks one.
+                try refused.send(SessionRequest.check(nodes: [0, 1, 2, 5]).encoded)
                 try turn(at: start + .milliseconds(Int64(round * 100)))
                 replies.append(try read(refused).replies)
                 refused.close()

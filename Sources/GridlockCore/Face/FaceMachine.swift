@@ -42,6 +42,17 @@ public struct FaceMachine: Sendable {
         /// holds the panel's devices (`FaceSettings.holdsPanel`) has let them go and watches
         /// for gridlockd's `panelMode(.lock)`.
         case handedOver
+        /// `gridlock enroll` asked for a new pattern (`panelMode(.enrolling)`, only to the
+        /// face that holds the panel): the first drawing.
+        case enrollFirst
+        /// The second drawing, which must repeat `first`.
+        case enrollConfirm(first: [Int])
+        /// A drawing refused (too short, or not the first one again): shown until `until`,
+        /// then the first drawing again, or the second (`backToConfirm`).
+        case enrollRetry(nodes: [Int], until: Instant, message: Message, backToConfirm: [Int]?)
+        /// Both drawings agreed and were sent (`enrolled`): shown until gridlockd gives the
+        /// panel back to the lock.
+        case enrollSent(nodes: [Int])
         /// The session is unlocked; the face waits to lock it again.
         case unlocked
     }
@@ -192,7 +203,7 @@ public struct FaceMachine: Sendable {
             effects.append(.report(.lockedOut(seconds: seconds)))
         case .notChecked(let reason):
             switch reason {
-            case .busy, .notRecorded, .tooShort:
+            case .busy, .notRecorded, .tooShort, .noPanelFace:
                 phase = .notChecked(nodes: nodes, reason: reason, until: now + settings.errorDuration)
                 effects.append(.report(.notChecked(reason)))
             case .stopping, .refusedPeer, .unsupportedVersion, .malformed, .overloaded:
@@ -200,9 +211,10 @@ public struct FaceMachine: Sendable {
                 phase = .waitingForService
                 effects.append(.report(.notChecked(reason)))
             }
-        case .noted, .panelMode, .lockChanged:
-            // A report's acknowledgement, the panel's mode or the lock's news, never a
-            // check's answer: the answer is still to come.
+        case .noted, .panelMode, .lockChanged, .enrollment:
+            // A report's acknowledgement, the panel's mode or the lock's news (an enrolment's
+            // nodes go to `gridlock enroll`, never to a face), never a check's answer: the
+            // answer is still to come.
             return
         case .status(let status):
             // A status where a check's answer belongs: the check is lost, not granted.
@@ -214,8 +226,9 @@ public struct FaceMachine: Sendable {
 
     /// gridlockd's answer to the face's watch: the panel handed over to an action (let the
     /// devices go, and say so by watching for its return: gridlockd starts the action once
-    /// every face that held the panel has), or back to the lock (take them back, ask where
-    /// gridlockd stands). In any phase: the handover follows an `accepted` at once.
+    /// every face that held the panel has), lent to `gridlock enroll` (collect a pattern,
+    /// drawn twice), or back to the lock (take the devices back, ask where gridlockd
+    /// stands). In any phase: the handover follows an `accepted` at once.
     private mutating func handlePanelMode(_ mode: PanelMode, now: Instant, _ effects: inout [Effect]) {
         guard settings.holdsPanel else { return }
         switch mode {
@@ -225,14 +238,54 @@ public struct FaceMachine: Sendable {
             phase = .handedOver
             effects.append(.holdPanel(false))
             effects.append(.report(.panelHandedOver))
+        case .enrolling:
+            guard !isEnrolling else { return }
+            tracker?.cancel()
+            phase = .enrollFirst
+            effects.append(.report(.enrollmentStarted))
         case .lock:
-            guard phase == .handedOver else { return }
+            if phase == .handedOver {
+                effects.append(.holdPanel(true))
+                effects.append(.report(.panelBack))
+            } else if isEnrolling {
+                tracker?.cancel()
+                effects.append(.report(.enrollmentEnded))
+            } else {
+                return
+            }
             phase = .asking(since: now)
-            effects.append(.holdPanel(true))
-            effects.append(.report(.panelBack))
             effects.append(.send(.status))
         }
         effects.append(.send(.watchPanel(mode)))
+    }
+
+    /// Whether the panel is lent to `gridlock enroll`.
+    private var isEnrolling: Bool {
+        switch phase {
+        case .enrollFirst, .enrollConfirm, .enrollRetry, .enrollSent: true
+        default: false
+        }
+    }
+
+    /// A finished drawing while enrolling: too short, or not the first one again, is shown
+    /// and drawn anew; the first asks for the second; the second, the same, is sent.
+    private mutating func enrollmentDrawn(_ nodes: [Int], now: Instant, _ effects: inout [Effect]) {
+        let first: [Int]? = if case .enrollConfirm(let first) = phase { first } else { nil }
+        if nodes.count < minimumNodes {
+            phase = .enrollRetry(nodes: nodes, until: now + settings.errorDuration, message: .tooShort(minimum: minimumNodes),
+                                 backToConfirm: first)
+            effects.append(.report(.enrollmentTooShort(nodes: nodes.count)))
+        } else if let first, nodes != first {
+            phase = .enrollRetry(nodes: nodes, until: now + settings.errorDuration, message: .enrollMismatch, backToConfirm: nil)
+            effects.append(.report(.enrollmentMismatch))
+        } else if first == nil {
+            phase = .enrollConfirm(first: nodes)
+            effects.append(.report(.enrollmentFirstDrawn(nodes: nodes.count)))
+        } else {
+            phase = .enrollSent(nodes: nodes)
+            effects.append(.send(.enrolled(nodes: nodes)))
+            effects.append(.report(.enrollmentSent(nodes: nodes.count)))
+        }
     }
 
     /// gridlockd's answer to the face's lock watch: the lock changed in a way no countdown
@@ -265,7 +318,8 @@ public struct FaceMachine: Sendable {
                 phase = .ready
                 effects.append(.report(.lockoutEnded))
             }
-        case .drawing, .checking, .rejected, .accepted, .unlocked, .handedOver:
+        case .drawing, .checking, .rejected, .accepted, .unlocked, .handedOver, .enrollFirst, .enrollConfirm, .enrollRetry,
+             .enrollSent:
             minimumNodes = status.minimumNodes
         }
     }
@@ -301,8 +355,9 @@ public struct FaceMachine: Sendable {
 
     private var acceptsTouch: Bool {
         switch phase {
-        case .ready, .drawing, .tooShort, .notChecked: true
-        case .waitingForService, .asking, .checking, .rejected, .awaitingLockout, .lockedOut, .accepted, .unlocked, .handedOver: false
+        case .ready, .drawing, .tooShort, .notChecked, .enrollFirst, .enrollConfirm: true
+        case .waitingForService, .asking, .checking, .rejected, .awaitingLockout, .lockedOut, .accepted, .unlocked, .handedOver,
+             .enrollRetry, .enrollSent: false
         }
     }
 
@@ -327,6 +382,7 @@ public struct FaceMachine: Sendable {
             guard let nodes = tracker?.isTouching == true ? tracker?.up() : nil else { return }
             if phase == .drawing { phase = .ready }
             guard !nodes.isEmpty else { return }
+            if isEnrolling { return enrollmentDrawn(nodes, now: now, &effects) }
             if nodes.count < minimumNodes {
                 phase = .tooShort(nodes: nodes, until: now + settings.errorDuration)
                 effects.append(.report(.tooShort(nodes: nodes.count)))
@@ -370,6 +426,8 @@ public struct FaceMachine: Sendable {
             effects.append(.report(.lockoutEnded))
         case .accepted(_, let until) where now >= until:
             unlock(&effects)
+        case .enrollRetry(_, let until, _, let backToConfirm) where now >= until:
+            phase = backToConfirm.map { .enrollConfirm(first: $0) } ?? .enrollFirst
         case .asking(let since) where now >= since + settings.answerPatience:
             phase = .waitingForService
             effects.append(.report(.serviceSilent))
@@ -392,13 +450,15 @@ public struct FaceMachine: Sendable {
 
     private func phaseDeadline(now: Instant) -> Instant? {
         switch phase {
-        case .rejected(_, _, _, let until), .tooShort(_, let until), .notChecked(_, _, let until), .accepted(_, let until):
+        case .rejected(_, _, _, let until), .tooShort(_, let until), .notChecked(_, _, let until), .accepted(_, let until),
+             .enrollRetry(_, let until, _, _):
             return until
         case .lockedOut(let until):
             return until.nextCountdownChange(from: now)
         case .asking(let since):
             return since + settings.answerPatience
-        case .waitingForService, .ready, .drawing, .checking, .awaitingLockout, .unlocked, .handedOver:
+        case .waitingForService, .ready, .drawing, .checking, .awaitingLockout, .unlocked, .handedOver, .enrollFirst,
+             .enrollConfirm, .enrollSent:
             return nil
         }
     }
@@ -422,6 +482,14 @@ public struct FaceMachine: Sendable {
 
     private var isTracking: Bool { phase == .drawing || tracker?.isTouching == true }
 
+    /// The stroke being drawn, on the surface it is drawn on (with the finger's segment) or
+    /// another (without).
+    private func showTracked(on layout: GridLayout, in scene: inout Scene) {
+        guard let tracker else { return }
+        scene.show(tracker.selected, look: .selected, finger: tracker.layout == layout ? tracker.finger : nil,
+                   pathShown: settings.showPath)
+    }
+
     /// What a lock surface whose grid is `layout` shows now. The finger's segment is drawn
     /// only on the surface the stroke is drawn on; the nodes and the path on every one.
     public func scene(on layout: GridLayout, now: Instant) -> Scene {
@@ -439,11 +507,19 @@ public struct FaceMachine: Sendable {
         case .asking:
             break  // the prompt over an idle grid
         case .ready, .drawing:
-            if let tracker, tracker.layout == layout {
-                show(tracker.selected, look: .selected, finger: tracker.finger)
-            } else if let tracker {
-                show(tracker.selected, look: .selected)
-            }
+            showTracked(on: layout, in: &scene)
+        case .enrollFirst:
+            scene.message = .enrollDraw
+            showTracked(on: layout, in: &scene)
+        case .enrollConfirm:
+            scene.message = .enrollConfirm
+            showTracked(on: layout, in: &scene)
+        case .enrollRetry(let nodes, _, let message, _):
+            scene.message = message
+            show(nodes, look: .error)
+        case .enrollSent(let nodes):
+            scene.message = .enrollSaved
+            show(nodes, look: .success)
         case .checking(let nodes):
             scene.message = .verifying
             show(nodes, look: .selected)
@@ -514,4 +590,13 @@ public enum FaceReport: Hashable, Sendable {
     case panelHandedOver
     /// gridlockd said the action is done: the panel's devices are taken back.
     case panelBack
+    /// `gridlock enroll` asked gridlockd for a pattern drawn on this face.
+    case enrollmentStarted
+    case enrollmentFirstDrawn(nodes: Int)
+    case enrollmentTooShort(nodes: Int)
+    case enrollmentMismatch
+    /// Both drawings agreed; the pattern went to gridlockd (never to the journal).
+    case enrollmentSent(nodes: Int)
+    /// gridlockd gave the panel back to the lock: enrolled, or `gridlock enroll` gave up.
+    case enrollmentEnded
 }

@@ -44,11 +44,11 @@ public enum FeedbackCue: String, Hashable, Sendable, CaseIterable {
     /// A lock face's cue: the verifier's answers, as the panel's own lock sounds them.
     public static func forFaceReport(_ report: FaceReport) -> FeedbackCue? {
         switch report {
-        case .rejected: .wrongPattern
-        case .accepted: .accepted
+        case .rejected, .enrollmentMismatch: .wrongPattern
+        case .accepted, .enrollmentSent: .accepted
         case .lockedOut: .lockoutStarted
         case .serviceAvailable, .serviceLost, .serviceSilent, .lockoutEnded, .notChecked, .tooShort, .strokeCancelled, .relocked,
-             .panelHandedOver, .panelBack: nil
+             .panelHandedOver, .panelBack, .enrollmentStarted, .enrollmentFirstDrawn, .enrollmentTooShort, .enrollmentEnded: nil
         }
     }
 

@@ -9,7 +9,8 @@ public enum SessionProtocol {
     public static let magic: [UInt8] = [0x47, 0x4C]  // "GL"
     /// The newest version this side speaks: 2 adds a face's `report`, 3 the panel handed
     /// over to an action (`watchPanel`, `panelMode`, the `handedOver` status), 4 the lock's
-    /// changes told as they happen (`watchLock`, `lockChanged`).
+    /// changes told as they happen (`watchLock`, `lockChanged`) and enrolment through the
+    /// panel's face (`enroll`, `enrolled`, `enrollment`, the panel `enrolling`).
     public static let version: UInt8 = 4
     /// Every version this side reads and answers in (a face of version 1 is answered in 1).
     public static let versions: ClosedRange<UInt8> = 1...4
@@ -44,6 +45,12 @@ public enum FaceEvent: UInt8, Hashable, Sendable, CaseIterable {
 public enum PanelMode: UInt8, Hashable, Sendable, CaseIterable {
     case lock = 0
     case handedOver = 1
+    /// `gridlock enroll` asked for a new pattern (version 4): the face collects it, drawn
+    /// twice, and sends it back (`enrolled`).
+    case enrolling = 2
+
+    /// The oldest version that has this mode.
+    public var sinceVersion: UInt8 { self == .enrolling ? 4 : 3 }
 }
 
 /// What a face asks.
@@ -65,6 +72,14 @@ public enum SessionRequest: Hashable, Sendable {
     /// at once if it already has, else when it does (version 4). A face keeps one
     /// outstanding while connected.
     case watchLock
+    /// Have the panel's face collect a new pattern (version 4; root only: `gridlock enroll`).
+    /// Answered `enrollment` with the nodes once the face sent them, or `notChecked` (busy:
+    /// another enrolment or an action holds the panel; noPanelFace: no face holds it, or the
+    /// last one went).
+    case enroll
+    /// The pattern drawn twice on the panel's face while the panel is `enrolling` (version
+    /// 4), numbered as a check's; answered `noted`.
+    case enrolled(nodes: [Int])
 
     enum Code: UInt8 {
         case check = 0x01
@@ -72,6 +87,8 @@ public enum SessionRequest: Hashable, Sendable {
         case report = 0x03
         case watchPanel = 0x04
         case watchLock = 0x05
+        case enroll = 0x06
+        case enrolled = 0x07
     }
 
     /// The oldest version that has this request.
@@ -80,7 +97,7 @@ public enum SessionRequest: Hashable, Sendable {
         case .check, .status: 1
         case .report: 2
         case .watchPanel: 3
-        case .watchLock: 4
+        case .watchLock, .enroll, .enrolled: 4
         }
     }
 
@@ -92,8 +109,11 @@ public enum SessionRequest: Hashable, Sendable {
     public func encoded(version: UInt8) -> [UInt8] {
         switch self {
         case .check(let nodes):
-            SessionProtocol.header(Code.check.rawValue, version: version) + [UInt8(clamping: nodes.count)]
-                + nodes.map { UInt8(clamping: $0 + 1) }
+            SessionProtocol.header(Code.check.rawValue, version: version) + Self.nodeList(nodes)
+        case .enrolled(let nodes):
+            SessionProtocol.header(Code.enrolled.rawValue, version: version) + Self.nodeList(nodes)
+        case .enroll:
+            SessionProtocol.header(Code.enroll.rawValue, version: version)
         case .status:
             SessionProtocol.header(Code.status.rawValue, version: version)
         case .report(let event):
@@ -105,6 +125,11 @@ public enum SessionRequest: Hashable, Sendable {
         }
     }
 
+    /// A count, then the nodes numbered from 1.
+    static func nodeList(_ nodes: [Int]) -> [UInt8] {
+        [UInt8(clamping: nodes.count)] + nodes.map { UInt8(clamping: $0 + 1) }
+    }
+
     /// Reads one request for a grid of `nodeCount` nodes: node numbers must lie in
     /// 1...nodeCount and be distinct (the tracker never selects a node twice), with at least
     /// one and at most `nodeCount`.
@@ -112,14 +137,17 @@ public enum SessionRequest: Hashable, Sendable {
         let (version, type) = try SessionDecodeError.checkHeader(bytes)
         guard let code = Code(rawValue: type) else { throw .unknownType(type) }
         switch code {
-        case .watchLock:
+        case .watchLock, .enroll:
             guard version >= 4 else { throw .unknownType(type) }
             try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength, type: type)
-            self = .watchLock
+            self = code == .enroll ? .enroll : .watchLock
+        case .enrolled:
+            guard version >= 4 else { throw .unknownType(type) }
+            self = .enrolled(nodes: try Self.nodes(bytes, nodeCount: nodeCount))
         case .watchPanel:
             guard version >= 3 else { throw .unknownType(type) }
             try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength + 1, type: type)
-            guard let mode = PanelMode(rawValue: bytes[SessionProtocol.headerLength]) else {
+            guard let mode = PanelMode(rawValue: bytes[SessionProtocol.headerLength]), mode.sinceVersion <= version else {
                 throw .unknownPanelMode(bytes[SessionProtocol.headerLength])
             }
             self = .watchPanel(mode)
@@ -134,25 +162,31 @@ public enum SessionRequest: Hashable, Sendable {
             try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength, type: type)
             self = .status
         case .check:
-            guard bytes.count > SessionProtocol.headerLength else {
-                throw .wrongLength(type: type, expected: SessionProtocol.headerLength + 1, actual: bytes.count)
-            }
-            let count = Int(bytes[SessionProtocol.headerLength])
-            guard count > 0 else { throw .noNodes }
-            guard count <= min(nodeCount, SessionProtocol.maximumNodes) else {
-                throw .tooManyNodes(count: count, most: min(nodeCount, SessionProtocol.maximumNodes))
-            }
-            try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength + 1 + count, type: type)
-            var seen = Set<Int>()
-            var nodes: [Int] = []
-            for byte in bytes[(SessionProtocol.headerLength + 1)...] {
-                let number = Int(byte)
-                guard (1...nodeCount).contains(number) else { throw .nodeOutOfRange(number, nodeCount: nodeCount) }
-                guard seen.insert(number).inserted else { throw .repeatedNode(number) }
-                nodes.append(number - 1)
-            }
-            self = .check(nodes: nodes)
+            self = .check(nodes: try Self.nodes(bytes, nodeCount: nodeCount))
         }
+    }
+
+    /// A check's or an enrolment's nodes: a count, then as many distinct nodes of the grid.
+    static func nodes(_ bytes: [UInt8], nodeCount: Int) throws(SessionDecodeError) -> [Int] {
+        let type = bytes[3]
+        guard bytes.count > SessionProtocol.headerLength else {
+            throw .wrongLength(type: type, expected: SessionProtocol.headerLength + 1, actual: bytes.count)
+        }
+        let count = Int(bytes[SessionProtocol.headerLength])
+        guard count > 0 else { throw .noNodes }
+        guard count <= min(nodeCount, SessionProtocol.maximumNodes) else {
+            throw .tooManyNodes(count: count, most: min(nodeCount, SessionProtocol.maximumNodes))
+        }
+        try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength + 1 + count, type: type)
+        var seen = Set<Int>()
+        var nodes: [Int] = []
+        for byte in bytes[(SessionProtocol.headerLength + 1)...] {
+            let number = Int(byte)
+            guard (1...nodeCount).contains(number) else { throw .nodeOutOfRange(number, nodeCount: nodeCount) }
+            guard seen.insert(number).inserted else { throw .repeatedNode(number) }
+            nodes.append(number - 1)
+        }
+        return nodes
     }
 }
 
@@ -174,6 +208,8 @@ public enum NotCheckedReason: UInt8, Hashable, Sendable, CaseIterable {
     case notRecorded = 7
     /// Too many connections, or too many messages a second: the connection is closed.
     case overloaded = 8
+    /// An `enroll` with no face holding the panel, or whose face went (version 4).
+    case noPanelFace = 9
 }
 
 /// The lock as a face sees it, in a `status` reply.
@@ -223,6 +259,8 @@ public enum SessionReply: Hashable, Sendable {
     /// The answer to a `watchLock`: the lock's status now, laid out as a `status` reply's
     /// (version 4).
     case lockChanged(SessionStatus)
+    /// The answer to an `enroll`: the pattern the panel's face collected (version 4).
+    case enrollment(nodes: [Int])
 
     enum Code: UInt8 {
         case accepted = 0x81
@@ -233,6 +271,7 @@ public enum SessionReply: Hashable, Sendable {
         case noted = 0x86
         case panelMode = 0x87
         case lockChanged = 0x88
+        case enrollment = 0x89
 
         /// The oldest version that has this reply.
         var sinceVersion: UInt8 {
@@ -240,7 +279,7 @@ public enum SessionReply: Hashable, Sendable {
             case .accepted, .rejected, .lockedOut, .notChecked, .status: 1
             case .noted: 2
             case .panelMode: 3
-            case .lockChanged: 4
+            case .lockChanged, .enrollment: 4
             }
         }
     }
@@ -277,6 +316,8 @@ public enum SessionReply: Hashable, Sendable {
             return header(.status) + Self.body(of: status, version: version)
         case .lockChanged(let status):
             return header(.lockChanged) + Self.body(of: status, version: version)
+        case .enrollment(let nodes):
+            return header(.enrollment) + SessionRequest.nodeList(nodes)
         }
     }
 
@@ -296,8 +337,8 @@ public enum SessionReply: Hashable, Sendable {
             + Self.word(seconds)
     }
 
-    /// The body lengths of the fixed-size replies.
-    static func bodyLength(_ code: Code) -> Int {
+    /// The body lengths of the fixed-size replies (nil: a count and its nodes).
+    static func bodyLength(_ code: Code) -> Int? {
         switch code {
         case .accepted, .noted: 0
         case .panelMode: 1
@@ -305,6 +346,7 @@ public enum SessionReply: Hashable, Sendable {
         case .lockedOut: 4
         case .notChecked: 1
         case .status, .lockChanged: 9
+        case .enrollment: nil
         }
     }
 
@@ -313,15 +355,20 @@ public enum SessionReply: Hashable, Sendable {
     public init(decoding bytes: [UInt8]) throws(SessionDecodeError) {
         let (version, type) = try SessionDecodeError.checkHeader(bytes)
         guard let code = Code(rawValue: type), version >= code.sinceVersion else { throw .unknownType(type) }
-        try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength + Self.bodyLength(code), type: type)
+        if let length = Self.bodyLength(code) {
+            try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength + length, type: type)
+        }
         let body = Array(bytes[SessionProtocol.headerLength...])
         switch code {
+        case .enrollment:
+            // On the largest grid: the reader builds the pattern on its own grid, which checks it.
+            self = .enrollment(nodes: try SessionRequest.nodes(bytes, nodeCount: SessionProtocol.maximumNodes))
         case .accepted:
             self = .accepted
         case .noted:
             self = .noted
         case .panelMode:
-            guard let mode = PanelMode(rawValue: body[0]) else { throw .unknownPanelMode(body[0]) }
+            guard let mode = PanelMode(rawValue: body[0]), mode.sinceVersion <= version else { throw .unknownPanelMode(body[0]) }
             self = .panelMode(mode)
         case .rejected:
             let remaining = Self.word(body, at: 4)

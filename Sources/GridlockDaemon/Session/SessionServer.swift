@@ -15,6 +15,10 @@ final class SessionServer {
     struct Client {
         let connection: SeqPacketConnection
         let peer: PeerCredentials
+        /// In `[session] allow-users=` or `allow-group=`. Root is admitted all the same, for
+        /// `enroll` and `status` (`gridlock enroll`); anything else it asks is refused as a
+        /// peer not allowed would be.
+        let allowed: Bool
         var watching: EventLoop.Watching?
         /// The start of the current one-second window of the rate limit, and its messages.
         var windowStart: Instant
@@ -80,6 +84,13 @@ final class SessionServer {
     var lockView: () -> LockView = { LockView(rows: 3, columns: 3, minimumNodes: 4, lockoutEnds: nil) }
     /// Connections whose `watchLock` waits for the lock to leave what they were told (version 4).
     private(set) var lockWatchers: Set<ConnectionID> = []
+    /// The `enroll` waiting for its pattern (root's `gridlock enroll`), and the faces told the
+    /// panel is enrolling, one of which sends it (version 4). While it lasts the panel is
+    /// `enrolling` and every check is answered busy.
+    private(set) var enrolment: (asker: ConnectionID, faces: Set<ConnectionID>)?
+
+    /// The panel's mode as faces are told it: lent to an enrolment, or gridlockd's.
+    private var currentPanelMode: PanelMode { enrolment != nil ? .enrolling : panelMode() }
     /// Connections whose `watchPanel` waits for the panel's mode to differ from the one it
     /// named (version 3): neither idle nor evicted while they wait.
     private(set) var panelWatchers: [ConnectionID: PanelMode] = [:]
@@ -149,23 +160,28 @@ final class SessionServer {
     /// watches the panel and acts on the other mode is told. Handed over, `whenFree` (the
     /// action's start) runs once each face told has let the panel go (its watch for the
     /// return comes), has gone, or after `panelReleasePatience`; at once if none was told.
-    func panelModeChanged(whenFree: (() -> Void)? = nil) {
-        let mode = panelMode()
+    @discardableResult
+    func panelModeChanged(whenFree: (() -> Void)? = nil) -> Set<ConnectionID> {
+        let mode = currentPanelMode
         var told: Set<ConnectionID> = []
         for (id, watched) in panelWatchers.sorted(by: { $0.key < $1.key }) where watched != mode {
             panelWatchers[id] = nil
             guard let client = clients[id] else { continue }
-            Journal.log(.info, "session socket: \(mode == .lock ? "the panel is back" : "the panel is handed over"); telling the lock face of \(client.peer)")
+            Journal.log(.info, "session socket: \(mode.journalWords); telling the lock face of \(client.peer)")
             send(.panelMode(mode), to: id, client)
             if clients[id] != nil { told.insert(id) }
         }
         armIdle()
         // A release still awaited ends with the mode it was for.
         if mode == .lock { finishRelease() }
-        guard let whenFree else { return }
-        guard mode == .handedOver, !told.isEmpty else { return whenFree() }
+        guard let whenFree else { return told }
+        guard mode == .handedOver, !told.isEmpty else {
+            whenFree()
+            return told
+        }
         releasing = (told, whenFree)
         releaseDeadline.due = loop.now() + Self.panelReleasePatience
+        return told
     }
 
     /// After every round of the loop: each face whose lock watch waits and whose view of the
@@ -184,10 +200,72 @@ final class SessionServer {
     /// Answers a lock watch with the status now, logged with what changed since the face
     /// was last told; false while stopping (every connection closes after this round).
     private func tellLock(_ view: LockView, to id: ConnectionID, _ client: Client) -> Bool {
-        guard case .status(let status) = self.status(client.peer) else { return false }
+        guard case .status(let status) = statusNow(client.peer) else { return false }
         Journal.log(.info, "session socket: the lock changed (\(view.change(from: client.toldLock))); telling the lock face of \(client.peer)")
         send(.lockChanged(status), to: id, client)
         return true
+    }
+
+    /// A `status` reply now: gridlockd's, busy while the panel is lent to an enrolment.
+    private func statusNow(_ peer: PeerCredentials) -> SessionReply {
+        let reply = status(peer)
+        guard enrolment != nil, case .status(var status) = reply else { return reply }
+        status.state = .notChecking(.busy)
+        return .status(status)
+    }
+
+    // MARK: - Enrolment through the panel's face
+
+    /// Root's `enroll`: the panel is lent to it if a face holds the panel and nothing else
+    /// has it (another enrolment, an action, a check on its way to a verdict).
+    private func beginEnrolment(for id: ConnectionID, _ client: Client) {
+        guard enrolment == nil, panelMode() == .lock, awaited.isEmpty else {
+            Journal.log(.warning, "session socket: the enrolment asked by \(client.peer) waits for nothing: the panel is busy (a check, an action or another enrolment)")
+            return send(.notChecked(.busy), to: id, client)
+        }
+        guard panelWatchers.values.contains(.lock) else {
+            Journal.log(.warning, "session socket: the enrolment asked by \(client.peer) cannot start: no lock face holds the panel (is gridlock-panel running?)")
+            return send(.notChecked(.noPanelFace), to: id, client)
+        }
+        enrolment = (id, [])
+        Journal.log(.notice, "session socket: \(client.peer) asks for a pattern drawn on the panel's face (gridlock enroll)",
+                    JournalFields(fields: ["GRIDLOCK_EVENT": "enrol-start", "GRIDLOCK_PEER_UID": String(client.peer.uid)]))
+        let told = panelModeChanged()
+        enrolment?.faces = told
+        if told.isEmpty { endEnrolment(answering: .notChecked(.noPanelFace), "no lock face could be told") }
+    }
+
+    /// A face told of the enrolment sent the pattern drawn twice on it: to the asker, and
+    /// the panel goes back to the lock. The journal has the count, never the nodes.
+    private func enrolled(_ nodes: [Int], from id: ConnectionID, _ client: Client) {
+        guard let current = enrolment, current.faces.contains(id) else {
+            return refuse(id, .malformed, "a pattern for an enrolment nobody asked of it")
+        }
+        guard nodes.count >= lockView().minimumNodes else { return send(.notChecked(.tooShort), to: id, client) }
+        send(.noted, to: id, client)
+        Journal.log(.notice, "session socket: the lock face of \(client.peer) sent the pattern drawn for gridlock enroll (\(nodes.count) nodes)",
+                    JournalFields(fields: ["GRIDLOCK_EVENT": "enrol-drawn", "GRIDLOCK_PEER_UID": String(client.peer.uid)]))
+        endEnrolment(answering: .enrollment(nodes: nodes), nil)
+    }
+
+    /// The enrolment ends: its asker (if still there) answered, the faces told the panel
+    /// is the lock's again. `why`, when it ended without a pattern, is logged.
+    private func endEnrolment(answering reply: SessionReply?, _ why: String?) {
+        guard let current = enrolment else { return }
+        enrolment = nil
+        if let why { Journal.log(.warning, "session socket: the enrolment ended without a pattern: \(why)") }
+        if let reply, let asker = clients[current.asker] { send(reply, to: current.asker, asker) }
+        panelModeChanged()
+    }
+
+    /// A connection of the enrolment closed: its asker (`gridlock enroll` gave up, or was
+    /// stopped), or the last face that could draw it.
+    private func enrolmentLost(_ id: ConnectionID) {
+        guard var current = enrolment else { return }
+        if current.asker == id { return endEnrolment(answering: nil, "gridlock enroll went away before a pattern was drawn") }
+        guard current.faces.remove(id) != nil else { return }
+        enrolment = current
+        if current.faces.isEmpty { endEnrolment(answering: .notChecked(.noPanelFace), "the lock face that held the panel went away") }
     }
 
     /// A face told of the handover let the panel go, or went: the action starts once all have.
@@ -214,13 +292,14 @@ final class SessionServer {
     /// Whether a check of this connection awaits its verdict, or it watches the panel: then
     /// it is neither idle nor evicted.
     private func isAwaiting(_ id: ConnectionID) -> Bool {
-        panelWatchers[id] != nil || lockWatchers.contains(id) || awaited.values.contains { $0.connection == id }
+        panelWatchers[id] != nil || lockWatchers.contains(id) || enrolment?.asker == id || awaited.values.contains { $0.connection == id }
     }
 
     /// Answers every check still awaited `stopping`, closes every connection and the
     /// listener, and removes the socket's name.
     func detach() {
         for check in awaited.keys.sorted(by: { $0.rawValue < $1.rawValue }) { answer(check, .notChecked(.stopping)) }
+        endEnrolment(answering: .notChecked(.stopping), "gridlockd is stopping")
         for id in clients.keys.sorted() { close(id) }
         if let listening { loop.unwatch(listening) }
         listening = nil
@@ -254,7 +333,8 @@ final class SessionServer {
             connection.close()
             return
         }
-        guard allows(peer) else {
+        let allowed = allows(peer)
+        guard allowed || peer.uid == 0 else {
             logRefusal(of: peer, kind: "session-refused", "refused a connection from \(peer): not in [session] allow-users= or allow-group=")
             turnAway(connection, .refusedPeer)
             return
@@ -274,7 +354,7 @@ final class SessionServer {
         }
         let id = nextID
         nextID += 1
-        clients[id] = Client(connection: connection, peer: peer, windowStart: now, lastActive: now)
+        clients[id] = Client(connection: connection, peer: peer, allowed: allowed, windowStart: now, lastActive: now)
         do {
             clients[id]?.watching = try loop.watch(connection.descriptor, as: "session") { [unowned self] in read(id) }
             Journal.log(.info, "session socket: a lock face connected (\(peer))")
@@ -390,19 +470,35 @@ final class SessionServer {
             client.version = version
             clients[id] = client
         }
+        guard client.allowed || request == .enroll || request == .status else {
+            // Root, admitted for `enroll` and the `status` that tells it the grid.
+            logRefusal(of: client.peer, kind: "session-refused", "refused a connection from \(client.peer): not in [session] allow-users= or allow-group=")
+            try? client.connection.send(SessionReply.notChecked(.refusedPeer).encoded(version: SessionProtocol.versions.lowerBound))
+            client.connection.discardQueued(upTo: Self.mostQueuedDiscarded)
+            close(id)
+            return
+        }
         switch request {
         case .report(let event):
             report(event, client.peer)
             send(.noted, to: id, client)
         case .status:
-            send(status(client.peer), to: id, client)
+            send(statusNow(client.peer), to: id, client)
+        case .enroll:
+            guard client.peer.uid == 0 else { return refuse(id, .refusedPeer, "an enroll from \(client.peer): only root may enrol") }
+            beginEnrolment(for: id, client)
+        case .enrolled(let nodes):
+            enrolled(nodes, from: id, client)
         case .watchPanel(let watched):
-            let mode = panelMode()
+            let mode = currentPanelMode
             if mode == watched { panelWatchers[id] = watched } else { send(.panelMode(mode), to: id, client) }
             if watched == .handedOver { released(by: id) }
         case .watchLock:
             let view = lockView()
             if client.toldLock == view || !tellLock(view, to: id, client) { lockWatchers.insert(id) }
+        case .check where enrolment != nil:
+            // The panel is lent to an enrolment: nothing is checked, nothing counted.
+            send(.notChecked(.busy), to: id, client)
         case .check(let nodes):
             let check = CheckID(nextCheck)
             nextCheck += 1
@@ -448,6 +544,7 @@ final class SessionServer {
         lockWatchers.remove(id)
         guard let client = clients.removeValue(forKey: id) else { return }
         released(by: id)
+        enrolmentLost(id)
         if let watching = client.watching { loop.unwatch(watching) }
         client.connection.close()
     }
@@ -465,6 +562,7 @@ extension SessionReply {
         case .noted: "noted"
         case .panelMode(let mode): "panel \(mode)"
         case .lockChanged: "lock changed"
+        case .enrollment(let nodes): "a pattern for gridlock enroll (\(nodes.count) nodes)"
         }
     }
 
@@ -473,7 +571,18 @@ extension SessionReply {
     var wasChecked: Bool {
         switch self {
         case .accepted, .rejected, .notChecked(.tooShort), .notChecked(.notRecorded), .notChecked(.stopping): true
-        case .lockedOut, .notChecked, .status, .noted, .panelMode, .lockChanged: false
+        case .lockedOut, .notChecked, .status, .noted, .panelMode, .lockChanged, .enrollment: false
+        }
+    }
+}
+
+extension PanelMode {
+    /// The journal's words for the panel entering this mode.
+    var journalWords: String {
+        switch self {
+        case .lock: "the panel is back"
+        case .handedOver: "the panel is handed over"
+        case .enrolling: "the panel is lent to gridlock enroll"
         }
     }
 }
