@@ -16,7 +16,8 @@ public struct SessionConfig: Hashable, Sendable {
     public init() {}
 
     /// Whether a peer is served. Root is not let in by being root: only whom the section
-    /// names, so the rule is the one line an administrator reads.
+    /// names, so the rule is the one line an administrator reads. (The socket admits root
+    /// for `gridlock enroll`'s `enroll` and `status` alone, never for a check.)
     public func allows(_ peer: PeerCredentials) -> Bool {
         allowUsers.contains(peer.uid) || allowGroup == peer.gid
     }

@@ -84,7 +84,7 @@ let enrollCommand = Command(
         guard pattern.count >= config.grid.minNodes else {
             throw CommandError(config.theme.text(for: .tooShort(minimum: config.grid.minNodes)) + " (min-nodes=\(config.grid.minNodes))")
         }
-    } else if config.display.backend == .none, config.touch.backend == .none, config.session.enabled {
+    } else if config.display.backend == .off, config.touch.backend == .off, config.session.enabled {
         // The panel's face runs apart: it draws, gridlockd lends it the panel.
         pattern = try FaceEnrolment.collect(socket: config.session.socket, shape: config.grid.shape, timeout: .seconds(timeout))
     } else {

@@ -62,7 +62,7 @@ enum FaceEnrolment {
                 } else if (try? connection.send(SessionRequest.enroll.encoded)) != true {
                     ended = "gridlockd does not read its session socket \(socket)"
                 } else {
-                    printEscaped("draw the new pattern on the panel, then draw it again to confirm (within \(timeout.secondsRoundedUp) s)")
+                    printEscaped("asking gridlockd to lend the panel's face to this enrolment: draw the new pattern there, then again to confirm (within \(timeout.secondsRoundedUp) s)")
                 }
             }
             return ended != nil || replies.count >= 2
