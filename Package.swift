@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "GridlockPanel",
             dependencies: ["GridlockFace", "GridlockDevices", "GridlockConfiguration", "GridlockDisplay", "GridlockRendering", "GridlockEvdev", "GridlockInput", "GridlockCore", "LinuxSys"]),
-        .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "LinuxSys"]),
+        .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockArguments", "LinuxSys"]),
         .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "GridlockEvdev", "LinuxSys"]),
         // The lock face: a Wayland client run as the session's user. The only program that
         // links libwayland; gridlockd and gridlock never do.

@@ -1,6 +1,5 @@
 import GridlockConfiguration
 import GridlockArguments
-import GridlockBench
 import GridlockDaemon
 import LinuxSys
 

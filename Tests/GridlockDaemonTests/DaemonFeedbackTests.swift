@@ -161,3 +161,20 @@ final class DaemonFeedbackTests {
         #expect(wakeUps.byCause["deadline beeper"] == nil)
     }
 }
+
+@Suite struct VerifierBeeperTests {
+    @Test("the verifier alone (display and touch none) opens no beeper for auto, the face plays the sounds; a path named, or a panel of its own, keeps the choice")
+    func verifierAloneLeavesTheBeeperToTheFace() {
+        var config = GridlockConfig()
+        #expect(DaemonParts.beeperChoice(for: config) == .auto, "gridlockd with a panel of its own")
+        config.display.backend = .off
+        #expect(DaemonParts.beeperChoice(for: config) == .auto, "a touchscreen of its own still")
+        config.touch.backend = .off
+        let recorder = JournalRecorder()
+        let choice = Journal.$recorder.withValue(recorder) { DaemonParts.beeperChoice(for: config) }
+        #expect(choice == .off)
+        #expect(recorder.messages.contains { $0.hasPrefix("beeper: none here: as the verifier alone") }, "\(recorder.messages)")
+        config.feedback.beeper = .path("/dev/input/by-path/platform-pcspkr-event-spkr")
+        #expect(DaemonParts.beeperChoice(for: config) == .path("/dev/input/by-path/platform-pcspkr-event-spkr"))
+    }
+}

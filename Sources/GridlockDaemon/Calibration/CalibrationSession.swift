@@ -3,7 +3,6 @@ import GridlockCore
 import GridlockDisplay
 import GridlockRendering
 import GridlockInput
-import GridlockEvdev
 import LinuxSys
 
 /// `gridlock calibrate`: five crosses in turn on the configured display, one tap each on

@@ -1,6 +1,5 @@
 import GridlockConfiguration
 import GridlockCore
-import GridlockDisplay
 import LinuxSys
 
 /// The one verdict on a configuration: what decides whether gridlockd starts (exit 78 on

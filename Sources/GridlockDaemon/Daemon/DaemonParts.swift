@@ -96,8 +96,20 @@ public struct DaemonParts {
             state: state,
             notifier: SystemdNotifier.fromEnvironment(),
             watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment(),
-            beeper: options.role.isBenchmark ? nil : PanelDevices.beeper(for: config.feedback.beeper, now: loop.now()),
+            beeper: options.role.isBenchmark ? nil : PanelDevices.beeper(for: Self.beeperChoice(for: config), now: loop.now()),
             adoptsOrphans: counting && Self.becomeSubreaper(), sessionListener: listener, group: group)
+    }
+
+    /// The beeper gridlockd opens: none with `auto` when it is the verifier alone (no
+    /// display, no touchscreen): the panel's face holds the panel and plays its sounds, and
+    /// gridlockd opens no input device. A path named is opened all the same (a buzzer wired
+    /// to the door's side, root's by choice).
+    public static func beeperChoice(for config: GridlockConfig) -> BeeperChoice {
+        guard config.feedback.beeper == .auto, config.display.backend == .off, config.touch.backend == .off else {
+            return config.feedback.beeper
+        }
+        Journal.log(.info, "beeper: none here: as the verifier alone ([display] and [touch] backend=none) gridlockd leaves the sounds to the panel's face; [feedback] beeper=PATH opens one here")
+        return .off
     }
 
     /// The one event loop, made first: it blocks the daemon's signals before any other

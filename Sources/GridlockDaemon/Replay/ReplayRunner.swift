@@ -2,7 +2,6 @@ import GridlockConfiguration
 import GridlockCore
 import GridlockDisplay
 import GridlockInput
-import GridlockEvdev
 import LinuxSys
 
 /// `gridlock replay`: gridlockd on a recording. The same `Daemon`, wired the same way,
