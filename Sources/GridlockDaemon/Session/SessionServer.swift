@@ -220,7 +220,7 @@ final class SessionServer {
     /// has it (another enrolment, an action, a check on its way to a verdict).
     private func beginEnrolment(for id: ConnectionID, _ client: Client) {
         guard enrolment == nil, panelMode() == .lock, awaited.isEmpty else {
-            Journal.log(.warning, "session socket: the enrolment asked by \(client.peer) waits for nothing: the panel is busy (a check, an action or another enrolment)")
+            Journal.log(.warning, "session socket: the enrolment asked by \(client.peer) is refused: the panel is busy (a check, an action or another enrolment)")
             return send(.notChecked(.busy), to: id, client)
         }
         guard panelWatchers.values.contains(.lock) else {
