@@ -302,16 +302,15 @@ public struct FaceMachine: Sendable {
             tracker = nil
             if phase == .drawing { phase = .ready }
         }
+        minimumNodes = status.minimumNodes
         switch phase {
         case .waitingForService, .asking, .awaitingLockout:
             handleStatus(status, now: now, &effects)
         case .ready, .tooShort, .notChecked:
-            minimumNodes = status.minimumNodes
             guard case .lockedOut(let seconds) = status.state else { return }
             phase = .lockedOut(until: now + .seconds(Int64(seconds)))
             effects.append(.report(.lockedOut(seconds: seconds)))
         case .lockedOut:
-            minimumNodes = status.minimumNodes
             if case .lockedOut(let seconds) = status.state {
                 phase = .lockedOut(until: now + .seconds(Int64(seconds)))
             } else {
@@ -320,7 +319,7 @@ public struct FaceMachine: Sendable {
             }
         case .drawing, .checking, .rejected, .accepted, .unlocked, .handedOver, .enrollFirst, .enrollConfirm, .enrollRetry,
              .enrollSent:
-            minimumNodes = status.minimumNodes
+            break
         }
     }
 
