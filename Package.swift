@@ -55,16 +55,20 @@ let package = Package(
         // The libevdev adapter: input devices, their choice, the touch and beeper sources on the
         // loop, the EV_SND beeper, recording.
         .target(name: "GridlockEvdev", dependencies: ["GridlockCore", "GridlockInput", "LinuxSys", "CEvdev"]),
+        // A theme's files as bytes, no C library: PNG headers, the images' budgets, and how a
+        // look is judged (`LookInspecting`); what a program that draws nothing checks of them.
+        .target(name: "GridlockThemeFiles", dependencies: ["GridlockCore", "LinuxSys"]),
         // Draws scenes: cairo, text shaping and theme images. Linked by the programs that draw.
-        .target(name: "GridlockRendering", dependencies: ["GridlockCore", "LinuxSys", "CCairo", "CHarfBuzz", "CZlib"]),
+        .target(name: "GridlockRendering", dependencies: ["GridlockCore", "GridlockThemeFiles", "LinuxSys", "CCairo", "CHarfBuzz", "CZlib"]),
         // Shows what was drawn: DRM/KMS and the PNG and null outputs.
         .target(name: "GridlockDisplay", dependencies: ["GridlockCore", "GridlockRendering", "LinuxSys", "CDRM"]),
         // The configuration's text: the INI reader, the table of keys and their values, the
         // files they name (checked by kind) and the theme file a face reads. What the text
         // means for a running lock (file safety, the state, the verdict) is GridlockDaemon's.
+        // Links no drawing library: the look is judged by the `LookInspecting` it is handed.
         .target(
             name: "GridlockConfiguration",
-            dependencies: ["GridlockCore", "GridlockRendering", "GridlockInput", "LinuxSys", "CInih", "CSodium"]),
+            dependencies: ["GridlockCore", "GridlockThemeFiles", "GridlockInput", "LinuxSys", "CInih", "CSodium"]),
         // Command lines, read strictly (every program's options); depends on nothing but the core.
         .target(name: "GridlockArguments", dependencies: ["GridlockCore"]),
         // The panel's display and touchscreen made from `[display]` and `[touch]`: the one
@@ -74,7 +78,7 @@ let package = Package(
             dependencies: ["GridlockConfiguration", "GridlockDisplay", "GridlockEvdev", "GridlockInput", "GridlockCore", "LinuxSys"]),
         .target(
             name: "GridlockDaemon",
-            dependencies: ["GridlockDevices", "GridlockCore", "GridlockConfiguration", "GridlockArguments", "GridlockInput", "GridlockEvdev", "GridlockDisplay", "GridlockRendering", "LinuxSys", "CInih", "CSodium"]
+            dependencies: ["GridlockDevices", "GridlockCore", "GridlockConfiguration", "GridlockArguments", "GridlockInput", "GridlockEvdev", "GridlockDisplay", "GridlockRendering", "GridlockThemeFiles", "LinuxSys", "CInih", "CSodium"]
         ),
         // `gridlock bench`'s scene, recordings, timings and instruction counts; what the
         // benchmark runs is the daemon, through its roles.
@@ -94,12 +98,12 @@ let package = Package(
         // links libwayland; gridlockd and gridlock never do.
         .executableTarget(
             name: "gridlock-lock",
-            dependencies: ["GridlockFace", "GridlockWayland", "GridlockArguments", "GridlockConfiguration", "GridlockRendering", "GridlockCore", "LinuxSys"]),
+            dependencies: ["GridlockFace", "GridlockWayland", "GridlockArguments", "GridlockConfiguration", "GridlockRendering", "GridlockThemeFiles", "GridlockCore", "LinuxSys"]),
 
         // The panel's face as a program: `gridlock-panel`, a system user's, with no capabilities.
         .executableTarget(
             name: "gridlock-panel",
-            dependencies: ["GridlockPanel", "GridlockDevices", "GridlockArguments", "GridlockConfiguration", "GridlockCore", "LinuxSys"]),
+            dependencies: ["GridlockPanel", "GridlockDevices", "GridlockArguments", "GridlockConfiguration", "GridlockRendering", "GridlockCore", "LinuxSys"]),
 
         // Spawned by the crash-safety test and killed at random moments; not installed.
         .executableTarget(
@@ -116,10 +120,10 @@ let package = Package(
         .testTarget(name: "GridlockCoreTests", dependencies: ["GridlockCore"]),
         .testTarget(name: "LinuxSysTests", dependencies: ["LinuxSys", "GridlockCore"]),
         .testTarget(name: "GridlockInputTests", dependencies: ["GridlockInput", "GridlockEvdev", "GridlockCore", "LinuxSys"]),
-        .testTarget(name: "GridlockDisplayTests", dependencies: ["GridlockDisplay", "GridlockRendering", "GridlockCore", "LinuxSys", "CDRM"]),
+        .testTarget(name: "GridlockDisplayTests", dependencies: ["GridlockDisplay", "GridlockRendering", "GridlockThemeFiles", "GridlockCore", "LinuxSys", "CDRM"]),
         .testTarget(name: "GridlockWaylandTests", dependencies: ["GridlockWayland", "LinuxSys", "GridlockCore"]),
         .testTarget(
             name: "GridlockDaemonTests",
-            dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockFuzzing", "GridlockFace", "GridlockPanel", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "GridlockEvdev", "LinuxSys", "CSodium"]),
+            dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockFuzzing", "GridlockFace", "GridlockPanel", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockThemeFiles", "GridlockInput", "GridlockEvdev", "LinuxSys", "CSodium"]),
     ]
 )

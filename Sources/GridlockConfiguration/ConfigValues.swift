@@ -1,5 +1,5 @@
 import GridlockCore
-import GridlockRendering
+import GridlockThemeFiles
 import GridlockInput
 import LinuxSys
 
@@ -118,18 +118,12 @@ package enum ConfigValues {
     }
 
     /// A family name, or a file (`FontChoice.isFileName`; relative to the config's folder).
-    /// Checked when the config is loaded, so a typo or an unreadable file shows in
-    /// `check-config` with its line, not as a blank screen.
+    /// Whether it can be drawn with is judged with the files the config names
+    /// (`NamedFileCheck`), so a typo or an unreadable file shows in `check-config` with its
+    /// line, not as a blank screen.
     package static func font(_ text: String, _ source: ValueSource) throws(ValueProblem) -> FontChoice {
         guard !text.isEmpty else { throw ValueProblem("expected a font family or a font file, got nothing") }
-        let choice = FontChoice.isFileName(text) ? FontChoice.file(try path(text, source)) : .family(text)
-        if let problem = choice.problem {
-            switch choice {
-            case .file(let file): throw ValueProblem("cannot open '\(file)': \(problem)")
-            case .family(let name): throw ValueProblem("family '\(name)': \(problem)")
-            }
-        }
-        return choice
+        return FontChoice.isFileName(text) ? FontChoice.file(try path(text, source)) : .family(text)
     }
 
     /// `valid=Mon-Fri 07:00-09:30; Sat 08:00-12:00`.
@@ -211,7 +205,7 @@ package enum ConfigValues {
     package static func pngImage(_ text: String, _ source: ValueSource) throws(ValueProblem) -> String {
         let image = try path(text, source)
         do throws(ThemeImageProblem) {
-            _ = try ThemeImageCheck.check(image)
+            _ = try ThemeImageHead(path: image)
         } catch {
             throw ValueProblem("cannot use '\(image)': \(error)")
         }

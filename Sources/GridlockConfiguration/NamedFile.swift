@@ -1,4 +1,4 @@
-import GridlockRendering
+import GridlockThemeFiles
 import LinuxSys
 
 /// What a key's path names, and so how `ConfigVerdict` checks it. Every key whose value
@@ -117,11 +117,13 @@ extension NamedFileCheck {
     /// Every file and device the values in effect name, checked by its kind
     /// (`NamedFileCheck`) and reported at the line of its key: the schema says which keys
     /// name one, so a new path key is checked without a line here. Theme images are
-    /// checked together: their pixels share one budget, and each is decoded as the
-    /// renderer will decode it.
+    /// checked together, their pixels sharing one budget, and with the font as `look`
+    /// judges them: decoded and opened by a program that draws, by their headers alone
+    /// by one that does not (`LookInspecting`).
     /// `sections`: only the keys of these (a theme file's), when given.
     public static func problems(
-        _ config: GridlockConfig, at locations: [String: SourceLocation], mainFile: String, sections: Set<String>? = nil
+        _ config: GridlockConfig, at locations: [String: SourceLocation], mainFile: String, sections: Set<String>? = nil,
+        look: any LookInspecting
     ) -> [ConfigDiagnostic] {
         let draft = ConfigDraft(config: config)
         var problems: [ConfigDiagnostic] = []
@@ -142,7 +144,13 @@ extension NamedFileCheck {
                 }
             }
         }
-        for (index, problem) in ThemeImageCheck.problems(of: images.map(\.path)) {
+        if sections?.contains("theme") ?? true, let at = locations["theme.font"], let problem = look.fontProblem(config.theme.font) {
+            switch config.theme.font {
+            case .file(let file): problems.append(ConfigDiagnostic(location: at, message: "[theme] font: cannot open '\(file)': \(problem)"))
+            case .family(let name): problems.append(ConfigDiagnostic(location: at, message: "[theme] font: family '\(name)': \(problem)"))
+            }
+        }
+        for (index, problem) in look.imageProblems(images.map(\.path)) {
             let image = images[index]
             problems.append(ConfigDiagnostic(location: image.at, message: "\(image.label): cannot use '\(image.path)': \(problem)"))
         }

@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockThemeFiles
 import LinuxSys
 
 /// What a face drawing the lock in a user session may read: how the lock looks, and nothing
@@ -29,8 +30,9 @@ public struct ThemeSettings: Hashable, Sendable {
 public enum ThemeFile {
     package static let presentationSections: Set<String> = ["theme", "grid", "display", "touch", "feedback", "session"]
 
-    /// The settings, or every problem of the file (exit 78 like any config error).
-    public static func load(path: String) throws(ConfigError) -> ThemeSettings {
+    /// The settings, or every problem of the file (exit 78 like any config error). `look`:
+    /// how the face that draws it judges its font and images (`DecodingLookInspection`).
+    public static func load(path: String, look: any LookInspecting) throws(ConfigError) -> ThemeSettings {
         let file = IniReader.read(path: path)
         var refused: [ConfigDiagnostic] = []
         var presentation = IniFile(path: file.path, content: file.content, diagnostics: file.diagnostics)
@@ -61,7 +63,7 @@ public enum ThemeFile {
         let config = assembler.finish(servesFaces: false)
         var problems = assembler.diagnostics + refused
         if problems.isEmpty {
-            problems += NamedFileCheck.problems(config, at: assembler.keyLocations, mainFile: path, sections: presentationSections)
+            problems += NamedFileCheck.problems(config, at: assembler.keyLocations, mainFile: path, sections: presentationSections, look: look)
         }
         guard problems.isEmpty else {
             throw ConfigError(diagnostics: problems.enumerated().sorted {
@@ -97,10 +99,10 @@ extension ThemeFile {
 
     /// The file named, else `defaultPath` if there is one, else none (the built-in look):
     /// which file that is, and its settings or every problem in it.
-    public static func judge(named path: String?) -> (path: String?, verdict: Result<ThemeSettings, ConfigError>) {
+    public static func judge(named path: String?, look: any LookInspecting) -> (path: String?, verdict: Result<ThemeSettings, ConfigError>) {
         guard let path = path ?? (PathLookup.exists(defaultPath) ? defaultPath : nil) else { return (nil, .success(.defaults)) }
         do throws(ConfigError) {
-            return (path, .success(try load(path: path)))
+            return (path, .success(try load(path: path, look: look)))
         } catch {
             return (path, .failure(error))
         }

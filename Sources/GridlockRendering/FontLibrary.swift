@@ -189,11 +189,6 @@ final class FontLibrary {
     }
 }
 
-extension FontChoice {
-    /// Why the renderer would refuse this font, or nil: the config check's verdict on `font=`.
-    public var problem: String? { FontLibrary.problem(with: self) }
-}
-
 /// FreeType's error in words. Debian builds FreeType without FT_CONFIG_OPTION_ERROR_STRINGS,
 /// so `FT_Error_String` is usually nil and the common cases are spelled out here.
 func freeTypeReason(_ error: FT_Error) -> String {

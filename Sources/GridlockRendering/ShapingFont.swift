@@ -1,5 +1,6 @@
 import CCairo
 import CHarfBuzz
+import GridlockThemeFiles
 import LinuxSys
 
 /// One font file, opened for shaping (HarfBuzz, in font units) and for drawing (cairo over
@@ -14,9 +15,7 @@ import LinuxSys
 /// font faces in caches beyond our own reference, so freeing the FT_Face in our deinit
 /// could leave cairo holding a dangling face.
 final class ShapingFont {
-    /// Larger font files are refused. The largest in use, collections of every CJK face
-    /// (Source Han's "super OTC"), are about 120 MiB; mapped, only the pages read count.
-    static let largestFile = 256 << 20
+    static let largestFile = FontFileLimits.largestFile
 
     let file: String
     let cairoFace: OpaquePointer

@@ -1,5 +1,6 @@
 import CCairo
 import GridlockCore
+import GridlockThemeFiles
 import LinuxSys
 
 /// A PNG named by the theme (a node image, the background), decoded into a cairo surface
@@ -7,12 +8,6 @@ import LinuxSys
 /// passes `gridlock check-config` is one the renderer can draw. Unchecked `Sendable`: the
 /// surface is only read once made (scaled from, drawn from), never written.
 final class ThemeImage: @unchecked Sendable {
-    /// Larger sides are refused: no panel needs them, and DRM's framebuffers stop there.
-    static let largestSide = 16384
-    /// A PNG file larger than this is refused before it is read: within the pixel budget
-    /// even an incompressible 16-bit RGBA image is about half of it.
-    static let largestFile = 64 << 20
-
     let path: String
     let surface: OpaquePointer
     var size: Size { Size(width: Double(cairo_image_surface_get_width(surface)), height: Double(cairo_image_surface_get_height(surface))) }

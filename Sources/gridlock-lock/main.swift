@@ -2,6 +2,8 @@ import GridlockArguments
 import GridlockConfiguration
 import GridlockCore
 import GridlockFace
+import GridlockRendering
+import GridlockThemeFiles
 import GridlockWayland
 import LinuxSys
 
@@ -58,7 +60,7 @@ func main() -> Int32 {
     if now { return lockNow() }
 
     let settings: ThemeSettings
-    let (judgedPath, verdict) = ThemeFile.judge(named: themePath)
+    let (judgedPath, verdict) = ThemeFile.judge(named: themePath, look: DecodingLookInspection())
     switch verdict {
     case .success(let judged):
         settings = judged

@@ -3,6 +3,7 @@ import GridlockConfiguration
 import GridlockCore
 import GridlockDevices
 import GridlockPanel
+import GridlockRendering
 import LinuxSys
 
 let usage = """
@@ -54,7 +55,7 @@ func main() -> Int32 {
         return 64
     }
     let settings: ThemeSettings
-    let (judgedPath, verdict) = ThemeFile.judge(named: facePath)
+    let (judgedPath, verdict) = ThemeFile.judge(named: facePath, look: DecodingLookInspection())
     switch verdict {
     case .success(let judged):
         settings = judged

@@ -49,10 +49,13 @@ struct ConfigErrorTests {
         #expect(ConfigFixtures.diagnostics(path) == ["\(path):\(broken.line): \(broken.message)"])
     }
 
+    /// Judged with the files the config names (the text alone holds: a font is a path).
     @Test("missing font names the resolved path and the reason") func missingFontNamesTheResolvedPathAndTheReason() {
         let path = ConfigFixtures.path("broken/missing-font.conf")
         let font = ConfigFixtures.path("broken/fonts/missing.ttf")
-        #expect(ConfigFixtures.diagnostics(path) == [
+        #expect(ConfigFixtures.diagnostics(path) == [])
+        let verdict = ConfigVerdict.check(path: path, runningAs: 0, fileSafety: .skipped, afterEachRead: {})
+        #expect(verdict.check.diagnostics.map(\.description) == [
             "\(path):2: [theme] font: cannot open '\(font)': No such file or directory"
         ])
     }

@@ -123,7 +123,7 @@ import Testing
         defer { ConfigFixtures.remove(folder) }
         var config = GridlockConfig()
         config.lockout.stateFile = "/dev/zero"
-        let found = NamedFileCheck.problems(config, at: [:], mainFile: "\(folder)/gridlock.conf")
+        let found = NamedFileCheck.problems(config, at: [:], mainFile: "\(folder)/gridlock.conf", look: DecodingLookInspection())
         #expect(found.map(\.description) == [
             "\(folder)/gridlock.conf: [lockout] state-file (its default): '/dev/zero' is a character device, not a regular file"
         ])
@@ -189,6 +189,28 @@ import Testing
         #expect(found == [
             "\(folder)/gridlock.conf:2: [theme] node-image: cannot use '\(folder)/short.png': not a valid PNG: the image data is short: 0 of the 576 bytes a 64x64 image needs (truncated?)"
         ])
+    }
+
+    /// gridlockd as the verifier alone draws nothing and links no image or font library:
+    /// its verdict reads each image's header and size, never its image data, and opens a
+    /// font file without asking a font library what is in it.
+    @Test("a configuration that draws nothing judges images by their headers and a font file by its opening")
+    func aConfigThatDrawsNothingJudgesByHeaders() throws {
+        let verifier = "[display]\nbackend=none\n[touch]\nbackend=none\n[session]\nallow-users=root\n[theme]\n"
+        let (folder, found) = try check(
+            verifier + "node-image=short.png\nfont=not-a-font.ttf\n",
+            files: ["short.png": Self.claiming(width: 64, height: 64), "not-a-font.ttf": Array("plain text\n".utf8)])
+        ConfigFixtures.remove(folder)
+        #expect(found.isEmpty, "nothing decodes the image nor shapes with the font: \(found)")
+        let (bomb, refused) = try check(verifier + "background-image=bomb.png\n", files: ["bomb.png": Self.claiming(width: 16384, height: 16384)])
+        ConfigFixtures.remove(bomb)
+        #expect(refused == [
+            "\(bomb)/gridlock.conf:8: [theme] background-image: cannot use '\(bomb)/bomb.png': the image is 16384x16384 pixels, more than the 4194304 (2048x2048) all theme images together may have"
+        ])
+        let (noFont, missing) = try check(verifier + "font=missing.ttf\n", files: [:])
+        defer { ConfigFixtures.remove(noFont) }
+        #expect(missing == ["\(noFont)/gridlock.conf:8: [theme] font: cannot open '\(noFont)/missing.ttf': No such file or directory"])
+        #expect(ConfigVerdict.lookInspection(for: GridlockConfig()) is DecodingLookInspection)
     }
 }
 

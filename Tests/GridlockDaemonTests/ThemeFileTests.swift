@@ -3,6 +3,7 @@ import GridlockCore
 import Testing
 @testable import GridlockConfiguration
 @testable import GridlockDaemon
+import GridlockRendering
 
 /// The presentation-only file a face in a user session reads: how the lock looks, no secret.
 @Suite struct ThemeFileTests {
@@ -12,7 +13,7 @@ import Testing
         let folder = try ConfigFixtures.scratch(["theme.conf": text])
         defer { ConfigFixtures.remove(folder) }
         let path = "\(folder)/theme.conf"
-        return (path, Result { () throws(ConfigError) in try ThemeFile.load(path: path) })
+        return (path, Result { () throws(ConfigError) in try ThemeFile.load(path: path, look: DecodingLookInspection()) })
     }
 
     @Test("a theme with [grid] and [display] is read with the daemon's schema")
@@ -55,7 +56,7 @@ import Testing
     @Test("the shipped examples/face.conf is a theme file that loads")
     func theExampleLoads() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let settings = try ThemeFile.load(path: root.appendingPathComponent("examples/face.conf").path)
+        let settings = try ThemeFile.load(path: root.appendingPathComponent("examples/face.conf").path, look: DecodingLookInspection())
         #expect(settings.session.relockAfter == .seconds(300))
     }
 
@@ -81,13 +82,13 @@ import Testing
     func panelSectionsAndTheVerdict() throws {
         let folder = try ConfigFixtures.scratch(["face.conf": "[touch]\ngrab=false\n[feedback]\nerror-ms=250\nbeeper=off\n"])
         defer { ConfigFixtures.remove(folder) }
-        let (path, verdict) = ThemeFile.judge(named: "\(folder)/face.conf")
+        let (path, verdict) = ThemeFile.judge(named: "\(folder)/face.conf", look: DecodingLookInspection())
         #expect(path == "\(folder)/face.conf")
         let settings = try verdict.get()
         #expect(settings.touch.grab == false)
         #expect(settings.feedback.errorDuration == .milliseconds(250))
         #expect(settings.feedback.beeper == .off)
-        let (missing, refused) = ThemeFile.judge(named: "\(folder)/none.conf")
+        let (missing, refused) = ThemeFile.judge(named: "\(folder)/none.conf", look: DecodingLookInspection())
         #expect(missing == "\(folder)/none.conf")
         guard case .failure(let error) = refused else { Issue.record("a missing face file named on the command line was taken as the defaults"); return }
         #expect(error.diagnostics.first?.location.file == "\(folder)/none.conf")

@@ -2,6 +2,7 @@ import Foundation
 import GridlockCore
 @testable import GridlockDisplay
 @testable import GridlockRendering
+@testable import GridlockThemeFiles
 import Testing
 
 /// PNG files built byte by byte, with their own CRC-32 and zlib framing (stored deflate
@@ -152,7 +153,7 @@ enum PNGBytes {
         #expect(problems.map(\.index) == [0])
         #expect(problems.first.map { "\($0.problem)" }?.contains("the image data is short") == true)
         // Where a value is written only its 33-byte header is read: the rest waits for the images in effect.
-        let size = try ThemeImageCheck.check(short)
+        let size = try ThemeImageHead(path: short).header
         #expect(size.width == 4 && size.height == 3)
     }
 }

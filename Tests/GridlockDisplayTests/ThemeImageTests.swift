@@ -3,6 +3,7 @@ import Glibc
 import GridlockCore
 @testable import GridlockDisplay
 @testable import GridlockRendering
+@testable import GridlockThemeFiles
 import Testing
 
 /// PNG files for themes, made in a scratch folder from solid blocks of colour.
@@ -167,7 +168,7 @@ struct ThemeImageFiles {
         let files = try ThemeImageFiles()
         defer { files.remove() }
         let good = try files.png("good.png", width: 4, height: 3, ThemeImageFiles.red)
-        let size = try ThemeImageCheck.check(good)
+        let size = try ThemeImageHead(path: good).header
         #expect(size.width == 4 && size.height == 3)
         let cases: [(String, ThemeImageProblem)] = [
             (try files.file("text.png", Array("not an image\n".utf8)), .notPNG),
@@ -176,7 +177,7 @@ struct ThemeImageFiles {
             (try files.file("high.png", ThemeImageFiles.header(width: 16, height: 16385)), .tooLarge(width: 16, height: 16385)),
         ]
         for (path, problem) in cases {
-            #expect(throws: problem) { try ThemeImageCheck.check(path) }
+            #expect(throws: problem) { try ThemeImageHead(path: path).header }
         }
         // Cut short: the header is fine, the pixels are missing.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: good))

@@ -1,5 +1,7 @@
 import GridlockConfiguration
 import GridlockCore
+import GridlockRendering
+import GridlockThemeFiles
 import LinuxSys
 
 /// The one verdict on a configuration: what decides whether gridlockd starts (exit 78 on
@@ -67,13 +69,22 @@ public enum ConfigVerdict {
                     files: check.files, dropInDirectory: ConfigPaths.dropInDirectory(of: path), config: config, runningAs: user,
                     socketAt: check.keyLocations["session.socket"] ?? check.keyLocations["session"])
             }
-            if textHolds { check.diagnostics += NamedFileCheck.problems(config, at: check.keyLocations, mainFile: path) }
+            if textHolds {
+                check.diagnostics += NamedFileCheck.problems(config, at: check.keyLocations, mainFile: path, look: lookInspection(for: config))
+            }
             return (check, config)
         }
         let unstable = ConfigDiagnostic(
             file: path, line: 0,
             message: "changed each of the \(readAttempts) times it was read; replace configuration files atomically (write a temporary file in the same folder, then rename it over the old one, as gridlock enroll does)")
         return (ConfigCheck(files: [path], diagnostics: [unstable]), GridlockConfig())
+    }
+
+    /// The look is judged as it will be drawn: decoded and opened when this configuration
+    /// draws the panel, by the headers alone when it draws nothing (gridlockd as the
+    /// verifier alone: its faces judge the look of their own files).
+    static func lookInspection(for config: GridlockConfig) -> any LookInspecting {
+        config.display.backend == .off ? HeaderLookInspection() : DecodingLookInspection()
     }
 
     /// The main file, the drop-in folder's listing and each drop-in, as they are now.

@@ -1,5 +1,6 @@
-/// CRC-32 (IEEE 802.3, as in zlib and `cksum -o 3`): detects a torn or bit-rotted state
-/// file. Not a defence against someone who can write the file; its mode is.
+/// CRC-32 (IEEE 802.3, as in zlib and `cksum -o 3`, and the one after each PNG chunk):
+/// detects a torn or bit-rotted state file, and a damaged PNG header before the file is
+/// read. Not a defence against someone who can write the file; its mode is.
 package enum CRC32 {
     private static let table: [UInt32] = (0..<256).map { index in
         var value = UInt32(index)
