@@ -76,13 +76,23 @@ let package = Package(
         .target(
             name: "GridlockDevices",
             dependencies: ["GridlockConfiguration", "GridlockDisplay", "GridlockEvdev", "GridlockInput", "GridlockCore", "LinuxSys"]),
+        // The verifier and the lock's wiring: the configuration's verdict, hashes, the state
+        // file, lockout, actions, hooks, the session socket, `Daemon`. Links no display,
+        // touch, font or image library: what it shows on comes in as a `LockPresenter`.
         .target(
             name: "GridlockDaemon",
-            dependencies: ["GridlockDevices", "GridlockCore", "GridlockConfiguration", "GridlockArguments", "GridlockInput", "GridlockEvdev", "GridlockDisplay", "GridlockRendering", "GridlockThemeFiles", "LinuxSys", "CInih", "CSodium"]
+            dependencies: ["GridlockCore", "GridlockConfiguration", "GridlockArguments", "GridlockInput", "GridlockThemeFiles", "LinuxSys", "CInih", "CSodium"]
+        ),
+        // The panel drawn and read by the daemon's own process: `LockScreen` as its
+        // `LockPresenter`, the beeper's sounds, the parts built from `[display]` and
+        // `[touch]`, `gridlock replay` and `gridlock calibrate`.
+        .target(
+            name: "GridlockDaemonPanel",
+            dependencies: ["GridlockDaemon", "GridlockDevices", "GridlockConfiguration", "GridlockCore", "GridlockInput", "GridlockEvdev", "GridlockDisplay", "GridlockRendering", "LinuxSys"]
         ),
         // `gridlock bench`'s scene, recordings, timings and instruction counts; what the
         // benchmark runs is the daemon, through its roles.
-        .target(name: "GridlockBench", dependencies: ["GridlockCore", "GridlockDaemon", "GridlockRendering", "GridlockInput", "LinuxSys"]),
+        .target(name: "GridlockBench", dependencies: ["GridlockCore", "GridlockDaemon", "GridlockDaemonPanel", "GridlockRendering", "GridlockInput", "LinuxSys"]),
         // A lock face in a user's session: the session socket's client side and the face's
         // shell; the Wayland adapter draws and reads the finger for it.
         .target(name: "GridlockFace", dependencies: ["GridlockCore", "LinuxSys"]),
@@ -92,8 +102,8 @@ let package = Package(
         .target(
             name: "GridlockPanel",
             dependencies: ["GridlockFace", "GridlockDevices", "GridlockConfiguration", "GridlockDisplay", "GridlockRendering", "GridlockEvdev", "GridlockInput", "GridlockCore", "LinuxSys"]),
-        .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockArguments", "LinuxSys"]),
-        .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "GridlockEvdev", "LinuxSys"]),
+        .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon", "GridlockDaemonPanel", "GridlockRendering", "GridlockConfiguration", "GridlockArguments", "LinuxSys"]),
+        .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon", "GridlockDaemonPanel", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "GridlockEvdev", "LinuxSys"]),
         // The lock face: a Wayland client run as the session's user. The only program that
         // links libwayland; gridlockd and gridlock never do.
         .executableTarget(
@@ -124,6 +134,6 @@ let package = Package(
         .testTarget(name: "GridlockWaylandTests", dependencies: ["GridlockWayland", "LinuxSys", "GridlockCore"]),
         .testTarget(
             name: "GridlockDaemonTests",
-            dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockFuzzing", "GridlockFace", "GridlockPanel", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockThemeFiles", "GridlockInput", "GridlockEvdev", "LinuxSys", "CSodium"]),
+            dependencies: ["GridlockDaemon", "GridlockDaemonPanel", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockFuzzing", "GridlockFace", "GridlockPanel", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockThemeFiles", "GridlockInput", "GridlockEvdev", "LinuxSys", "CSodium"]),
     ]
 )

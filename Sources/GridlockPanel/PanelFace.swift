@@ -176,7 +176,7 @@ public final class PanelFace: LockSurfaces {
             Journal.log(.notice, "display is now \(Int(size.width))x\(Int(size.height)) (logical), rotation \(screen.rotation.degrees)")
             touch.setFrame(size, rotation: screen.rotation)
             do throws(RenderError) {
-                try screen.resize(to: size)
+                try screen.resizeCanvas(to: size)
             } catch {
                 Journal.log(.critical, "cannot draw at the new size: \(error)")
             }

@@ -1,6 +1,7 @@
 import GridlockConfiguration
 import GridlockArguments
 import GridlockDaemon
+import GridlockDaemonPanel
 import GridlockInput
 import GridlockEvdev
 

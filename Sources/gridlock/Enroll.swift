@@ -1,6 +1,7 @@
 import GridlockArguments
 import GridlockCore
 import GridlockDaemon
+import GridlockDaemonPanel
 import LinuxSys
 
 let enrollCommand = Command(

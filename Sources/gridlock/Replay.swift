@@ -1,5 +1,6 @@
 import GridlockArguments
 import GridlockDaemon
+import GridlockDaemonPanel
 import GridlockInput
 import GridlockEvdev
 import LinuxSys

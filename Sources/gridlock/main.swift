@@ -1,6 +1,7 @@
 import GridlockArguments
 import GridlockCore
 import GridlockDaemon
+import GridlockRendering
 import LinuxSys
 
 /// One `gridlock` subcommand: its name, one line for the overview, its help, and its body.
@@ -32,6 +33,8 @@ extension String {
 }
 
 func main() -> Int32 {
+    // What gridlock loads it may draw (render, replay, demo, enroll, calibrate): its look is judged decoded.
+    ConfigVerdict.judgeDrawnLooks(with: DecodingLookInspection())
     // As bytes: a value that is no UTF-8 is refused by its option, not read with U+FFFD.
     var rest = Arguments.processArguments()
     let name = rest.first.map { String(decoding: $0, as: UTF8.self) }

@@ -1,6 +1,8 @@
 import GridlockConfiguration
 import GridlockArguments
 import GridlockDaemon
+import GridlockDaemonPanel
+import GridlockRendering
 import LinuxSys
 
 let usage = """
@@ -31,6 +33,8 @@ let usage = """
     """
 
 func main() -> Int32 {
+    // gridlockd draws the panel unless it is the verifier alone: a look it draws is judged decoded.
+    ConfigVerdict.judgeDrawnLooks(with: DecodingLookInspection())
     var arguments = Arguments(Array(CommandLine.arguments.dropFirst()), command: "gridlockd")
     if arguments.flag("--help") || arguments.flag("-h") {
         print(usage)

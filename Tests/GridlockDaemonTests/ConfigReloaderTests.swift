@@ -6,6 +6,7 @@ import LinuxSys
 import Synchronization
 import Testing
 @testable import GridlockDaemon
+@testable import GridlockDaemonPanel
 
 /// How often the judging thread ran.
 private final class Calls: Sendable {
@@ -25,7 +26,7 @@ private final class Calls: Sendable {
             if calls.count.withLock({ $0 += 1; return $0 }) == 1 { judged.wait() }
             return ConfigReloader.prepare(path: path, after: current)
         }
-        let current = try SceneRenderer(size: Size(width: 320, height: 240), theme: Theme()).preparation
+        let current = try #require(LockScreen(renderer: SceneRenderer(size: Size(width: 320, height: 240), theme: Theme()), output: NullOutput(size: Size(width: 320, height: 240)), clock: { Instant(nanoseconds: 0) }).lookPreparation)
         var events: [String] = []
         func request() {
             reloader.request(

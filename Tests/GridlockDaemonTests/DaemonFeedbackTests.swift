@@ -7,6 +7,7 @@ import LinuxSys
 import Testing
 @testable import GridlockConfiguration
 @testable import GridlockDaemon
+@testable import GridlockDaemonPanel
 
 /// The daemon's real loop with a fake touchscreen (over a pipe) and a fake buzzer: which
 /// tones are written, in which order, and that each step lasts at least its time (the

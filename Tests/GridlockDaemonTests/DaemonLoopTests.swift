@@ -8,6 +8,7 @@ import LinuxSys
 import Testing
 @testable import GridlockConfiguration
 @testable import GridlockDaemon
+@testable import GridlockDaemonPanel
 
 /// gridlockd's real loop (`Daemon.run`, its `EventLoop`, the action supervisor, the
 /// state file) driven by the fake evdev devices of `EvdevTouchSourceTests` over real

@@ -7,6 +7,7 @@ import GridlockInput
 import LinuxSys
 import Testing
 @testable import GridlockDaemon
+@testable import GridlockDaemonPanel
 
 /// Holds every check open until the test releases it, so a reload can land inside the
 /// window a real argon2 check leaves (tens of milliseconds), every time.

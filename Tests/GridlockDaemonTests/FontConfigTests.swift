@@ -2,6 +2,7 @@ import Foundation
 import GridlockCore
 @testable import GridlockConfiguration
 @testable import GridlockDaemon
+import GridlockRendering
 import Testing
 
 enum FontFixtures {
@@ -11,6 +12,8 @@ enum FontFixtures {
 /// `[theme] font=`: a family or a file, each checked by the one config verdict with its line.
 struct FontConfigTests {
     func loaded(_ font: String) throws -> (check: [String], config: GridlockConfig, path: String, folder: String) {
+        // As gridlock and gridlockd judge a look they draw.
+        ConfigVerdict.judgeDrawnLooks(with: DecodingLookInspection())
         let folder = try ConfigFixtures.scratch([
             "gridlock.conf": "[theme]\nfont=\(font)\n",
             "not-a-font.ttf": "plain text, not a font\n",

@@ -4,6 +4,7 @@ import GridlockCore
 import LinuxSys
 import Testing
 @testable import GridlockDaemon
+@testable import GridlockDaemonPanel
 
 /// The lock watch (session protocol version 4): what a face cannot foresee from the status
 /// it was told reaches it as it happens, through gridlockd's real socket and loop.
@@ -18,7 +19,7 @@ extension SessionSocketTests {
         var next = config
         next.grid.shape = try GridShape(rows: 4, columns: 4)
         next.grid.minNodes = 5
-        let prepared = ConfigReloader.Prepared(loaded: LoadedConfig(config: next, files: ["\(directory)/next.conf"]), theme: nil)
+        let prepared = ConfigReloader.Prepared(loaded: LoadedConfig(config: next, files: ["\(directory)/next.conf"]), look: nil)
         daemon.reloader.prepare = { @Sendable _, _ in .success(prepared) }
         let face = try face()
         face.onReply = { [unowned self] reply in

@@ -146,6 +146,8 @@ import Testing
     }
 
     func check(_ theme: String, files: [String: [UInt8]]) throws -> (folder: String, diagnostics: [String]) {
+        // As gridlock and gridlockd judge a look they draw.
+        ConfigVerdict.judgeDrawnLooks(with: DecodingLookInspection())
         let folder = try ConfigFixtures.scratch(["gridlock.conf": theme])
         chmod("\(folder)/gridlock.conf", 0o600)
         for (name, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/\(name)")) }

@@ -5,6 +5,7 @@ import GridlockRendering
 import LinuxSys
 import Testing
 @testable import GridlockDaemon
+@testable import GridlockDaemonPanel
 
 /// One composition: parts start in order and stop in reverse, once, whether the start
 /// failed or the program stopped; quiet-saying parts stop together and are waited for.

@@ -5,6 +5,7 @@ import Testing
 
 @testable import GridlockConfiguration
 @testable import GridlockDaemon
+@testable import GridlockDaemonPanel
 
 /// The configuration's check of a replay recording keeps what it parsed for the touch
 /// source built right after; only the very bytes it parsed are taken from it.

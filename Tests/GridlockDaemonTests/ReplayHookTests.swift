@@ -5,6 +5,7 @@ import LinuxSys
 import Testing
 @testable import GridlockConfiguration
 @testable import GridlockDaemon
+@testable import GridlockDaemonPanel
 
 /// `gridlock replay` is the daemon on a recording: its `[on EVENT]` hooks run as real
 /// processes, it waits for them before it ends, and a hook with `timeout=0` cannot keep it

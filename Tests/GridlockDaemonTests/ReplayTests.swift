@@ -7,6 +7,7 @@ import LinuxSys
 import Testing
 @testable import GridlockConfiguration
 @testable import GridlockDaemon
+@testable import GridlockDaemonPanel
 
 /// The whole pipeline on recordings: decoder, mapper, machine, argon2 verification,
 /// actions and rendering, in virtual time, as `gridlock replay` runs it.

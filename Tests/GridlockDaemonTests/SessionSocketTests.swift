@@ -7,6 +7,7 @@ import LinuxSys
 import Testing
 @testable import GridlockConfiguration
 @testable import GridlockDaemon
+@testable import GridlockDaemonPanel
 
 /// Answers each check at once with the matcher's verdict, or holds it until released;
 /// counts every verification asked for, which is what a client must not be able to raise.
@@ -197,8 +198,8 @@ final class SessionSocketTests {
         var next = config
         next.patterns = []
         // backend=none: the verifier draws nothing, so there is no look to prepare.
-        #expect(daemon.screen.renderer == nil)
-        let prepared = ConfigReloader.Prepared(loaded: LoadedConfig(config: next, files: ["\(directory)/next.conf"]), theme: nil)
+        #expect(daemon.screen is UnseenScreen)
+        let prepared = ConfigReloader.Prepared(loaded: LoadedConfig(config: next, files: ["\(directory)/next.conf"]), look: nil)
         // The judging thread waits until the first check has been answered.
         let judged = DispatchSemaphore(value: 0)
         daemon.reloader.prepare = { @Sendable _, _ in

@@ -5,6 +5,7 @@ import LinuxSys
 import Testing
 @testable import GridlockConfiguration
 @testable import GridlockDaemon
+@testable import GridlockDaemonPanel
 
 /// What gridlockd makes of its state file at start, on SIGHUP and at `gridlock reset-lockout`:
 /// damaging, deleting, replacing or restoring it never earns a free use or free attempts.

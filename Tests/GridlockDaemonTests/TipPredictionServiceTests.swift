@@ -4,6 +4,7 @@ import GridlockRendering
 import Testing
 @testable import GridlockConfiguration
 @testable import GridlockDaemon
+@testable import GridlockDaemonPanel
 
 /// `[feedback] predict=` in the daemon's drawing path: the tip drawn moves, the nodes do not.
 @Suite struct TipPredictionServiceTests {

@@ -36,11 +36,3 @@ extension BoundedReadError {
         user != 0 && (errno == .permissionDenied || errno == .notPermitted)
     }
 }
-
-extension ReplayError: FailureStatus {
-    /// 75 (EX_TEMPFAIL) for a state file another process holds; 1 otherwise.
-    public var exitStatus: Int32 {
-        if case .stateInUse(let error) = self { return error.exitStatus }
-        return 1
-    }
-}

@@ -1,8 +1,8 @@
 import GridlockConfiguration
 import GridlockCore
-import GridlockRendering
 import GridlockThemeFiles
 import LinuxSys
+import Synchronization
 
 /// The one verdict on a configuration: what decides whether gridlockd starts (exit 78 on
 /// any problem), whether a reload takes effect, and what `gridlock check-config` prints.
@@ -84,7 +84,18 @@ public enum ConfigVerdict {
     /// draws the panel, by the headers alone when it draws nothing (gridlockd as the
     /// verifier alone: its faces judge the look of their own files).
     static func lookInspection(for config: GridlockConfig) -> any LookInspecting {
-        config.display.backend == .off ? HeaderLookInspection() : DecodingLookInspection()
+        config.display.backend == .off ? HeaderLookInspection() : drawnLook.withLock { $0 }
+    }
+
+    /// How the look of a configuration that draws is judged in this process: by its
+    /// headers until a program that draws says how it decodes (`judgeDrawnLooks`).
+    private static let drawnLook = Mutex<any LookInspecting>(HeaderLookInspection())
+
+    /// Called once at start by a program that draws what it loads (`gridlock`, gridlockd
+    /// while it draws the panel), with `DecodingLookInspection`: this module links no
+    /// drawing library, so the check that decodes comes from the program that does.
+    public static func judgeDrawnLooks(with inspection: any LookInspecting) {
+        drawnLook.withLock { $0 = inspection }
     }
 
     /// The main file, the drop-in folder's listing and each drop-in, as they are now.

@@ -1,7 +1,5 @@
 import GridlockConfiguration
 import GridlockCore
-import GridlockDisplay
-import GridlockRendering
 import LinuxSys
 
 /// SIGHUP's configuration, judged and its look prepared off the loop (`runInBackground`):
@@ -14,8 +12,8 @@ final class ConfigReloader {
     /// A reload that finished off the loop, ready to be taken up on it.
     struct Prepared: Sendable {
         let loaded: LoadedConfig
-        /// Nil when nothing is drawn (no renderer to prepare for).
-        let theme: PreparedTheme?
+        /// Nil when nothing is drawn (no look to prepare).
+        let look: (any PreparedLook)?
     }
 
     enum Failure: Error, Sendable {
@@ -32,7 +30,7 @@ final class ConfigReloader {
     /// Started, and not yet taken up (or refused).
     var isRunning: Bool { running }
     /// The work done off the loop (tests hold it, or hand a configuration of their own).
-    var prepare: @Sendable (String, ThemePreparation?) -> Result<Prepared, Failure> = { path, current in
+    var prepare: @Sendable (String, (any LookPreparation)?) -> Result<Prepared, Failure> = { path, current in
         ConfigReloader.prepare(path: path, after: current)
     }
 
@@ -44,7 +42,7 @@ final class ConfigReloader {
     /// Starts a reload, or asks for one more after the one running. `preparation` is read
     /// now, on the loop; `done` gets the result on the loop, and may start another.
     func request(
-        preparation: @escaping () -> ThemePreparation?, started: @escaping () -> Void,
+        preparation: @escaping () -> (any LookPreparation)?, started: @escaping () -> Void,
         done: @escaping (Result<Prepared, Failure>) -> Void
     ) {
         guard !running else {
@@ -75,16 +73,16 @@ final class ConfigReloader {
     /// The verdict and the look, on whatever thread runs it: nothing here touches the loop,
     /// the lock or the journal.
     /// `current` nil: nothing is drawn, so no look is prepared.
-    static func prepare(path: String, after current: ThemePreparation?) -> Result<Prepared, Failure> {
+    static func prepare(path: String, after current: (any LookPreparation)?) -> Result<Prepared, Failure> {
         let loaded: LoadedConfig
         do {
             loaded = try ConfigVerdict.load(path: path)
         } catch {
             return .failure(.refused(error.diagnostics))
         }
-        guard let current else { return .success(Prepared(loaded: loaded, theme: nil)) }
+        guard let current else { return .success(Prepared(loaded: loaded, look: nil)) }
         do {
-            return .success(Prepared(loaded: loaded, theme: try SceneRenderer.prepare(loaded.config.theme, after: current)))
+            return .success(Prepared(loaded: loaded, look: try current.prepare(loaded.config.theme)))
         } catch {
             return .failure(.look("\(error)"))
         }

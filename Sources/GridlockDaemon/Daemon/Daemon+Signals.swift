@@ -35,7 +35,7 @@ extension Daemon {
     func reload() {
         reloadAttempts()
         reloader.request(
-            preparation: { [unowned self] in screen.renderer?.preparation },
+            preparation: { [unowned self] in screen.lookPreparation },
             started: { [unowned self] in systemd.reloading(at: loop.now()) },
             done: { [unowned self] result in
                 defer { systemd.reloaded() }
@@ -67,7 +67,7 @@ extension Daemon {
         }
         let frame = screen.size
         do {
-            try service.reconfigure(layout: new.gridLayout(frame: frame), settings: new.lockSettings, theme: prepared.theme, at: now)
+            try service.reconfigure(layout: new.gridLayout(frame: frame), settings: new.lockSettings, look: prepared.look, at: now)
         } catch {
             Journal.log(.error, "reload: \(error); keeping the running configuration")
             return
@@ -77,7 +77,7 @@ extension Daemon {
         gate.update(new)
         if options.role.guardsADoor { alarms.hooks.update(new.hooks) }
         supervisor.mode = new.action.mode
-        feedback.setSounds(new.feedback.sounds)
+        sounds?.setSounds(new.feedback.sounds)
         screen.predictsTip = options.role.predictsTip(new)
         Journal.log(.notice, "configuration reloaded from \(loaded.files.joined(separator: ", "))")
     }

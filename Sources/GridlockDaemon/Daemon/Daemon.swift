@@ -1,9 +1,6 @@
 import GridlockConfiguration
 import GridlockCore
-import GridlockDisplay
-import GridlockEvdev
 import GridlockInput
-import GridlockRendering
 import LinuxSys
 
 /// `gridlockd`: the wiring between the parts it is given (`DaemonParts`) and the lock
@@ -34,7 +31,7 @@ public final class Daemon {
     var config: GridlockConfig
     /// Each drawn pattern's check, made under the configuration in force when it ends.
     private(set) var checks: PatternChecks!
-    let loop: EventLoop
+    package let loop: EventLoop
     let touch: TouchSource
     let supervisor: ActionSupervisor
     /// `[on EVENT]` programs beside the lock, and when a vanished device is tamper.
@@ -43,14 +40,15 @@ public final class Daemon {
     let strays: StrayProcesses?
     /// Schedules and uses between a matching hash and the lock machine.
     let gate: PatternGate
-    let service: LockService
+    package let service: LockService
     /// What the panel shows (the service's screen): the daemon tells it of blanking,
     /// hand-over and sizes; the service hands it scenes.
-    let screen: LockScreen
+    public let screen: any LockPresenter
     var systemd: ServiceManagerLink
     private let clock: () -> Instant
     private let timers: DaemonTimers
-    let feedback: FeedbackPlayer
+    /// The beeper's sounds; nil: silent.
+    let sounds: (any LockSounds)?
     private var blanker: ScreenBlanker
     private var latency = LatencyMeter()
     /// Events for the lock machine, handled after the round of the loop that produced
@@ -105,25 +103,18 @@ public final class Daemon {
             ? StrayProcesses(loop: loop, ownedGroups: { [supervisor, alarms] in supervisor.processGroups + alarms.hooks.processGroups })
             : nil
         blanker = ScreenBlanker(timeout: config.display.blankAfter, now: lastTime)
-        let output = parts.output
-        // A verifier for faces that draw themselves draws nothing: no font, no image.
-        let renderer = config.display.backend == .off && !options.role.isBenchmark ? nil : try group.step { () throws(DaemonError) in
-            do {
-                return try SceneRenderer(size: output.size, theme: config.theme)
-            } catch {
-                throw .display("\(error)")
-            }
-        }
+        let makeScreen = parts.screen
+        let clock = parts.clock
+        screen = try group.step { () throws(DaemonError) in try makeScreen(config, options.role, clock) }
         if options.role.countsAttempts { Self.applyPendingReset(to: parts.state) }
         let machine = LockMachine(
-            layout: config.gridLayout(frame: output.size), settings: config.lockSettings, mode: options.role.machineMode,
+            layout: config.gridLayout(frame: screen.size), settings: config.lockSettings, mode: options.role.machineMode,
             attempts: parts.state.saved.attempts)
-        screen = LockScreen(renderer: renderer, output: output, clock: parts.clock)
         screen.coalescesFrames = true
         screen.predictsTip = options.role.predictsTip(config)
         service = LockService(machine: machine, screen: screen, stateFile: parts.state)
         timers = DaemonTimers(loop: loop, watchdogInterval: parts.watchdogInterval)
-        feedback = FeedbackPlayer(loop: loop, beeper: parts.beeper, sounds: config.feedback.sounds)
+        sounds = parts.sounds(config.feedback.sounds)
         let verifier = parts.verifier ?? BackgroundVerifier(loop: parts.loop)
         checks = PatternChecks(matcher: matcher, minimumNodes: config.grid.minNodes, verifier: verifier) { [unowned self] match in
             pending.append((gate.admit(match), nil))
@@ -136,14 +127,9 @@ public final class Daemon {
         group.add("action", isQuiet: { [supervisor] in supervisor.isQuiet }) { [supervisor] in supervisor.stopAll() }
         group.add("hooks", isQuiet: { [alarms] in alarms.isQuiet }) { [alarms, touch] in alarms.stopping(device: touch.devicePath) }
         if let strays { group.add("stray processes", isQuiet: { strays.isQuiet }) { strays.stopAll() } }
-        group.add("beeper") { [feedback] in feedback.stop() }
+        group.add("beeper") { [sounds] in sounds?.stop() }
         // A check in flight is answered `stopping`, then every connection closes.
         group.add("session server") { [unowned self] in session?.detach() }
-    }
-
-    /// The parts `config` asks for (real devices), as gridlockd and `gridlock enroll` run.
-    public convenience init(options: Options, config: GridlockConfig) throws(DaemonError) {
-        try self.init(options: options, config: config, parts: DaemonParts(config: config, options: options))
     }
 
     /// Hands every source's news to the right handler; the loop calls these, nothing polls.
@@ -288,7 +274,7 @@ public final class Daemon {
             lastTime = max(lastTime, time ?? now)
             let selectedBefore = service.machine.selectedNodeCount
             service.handle(event, at: lastTime)
-            feedback.noteSelection(before: selectedBefore, after: service.machine.selectedNodeCount)
+            sounds?.noteSelection(before: selectedBefore, after: service.machine.selectedNodeCount)
         }
         return strokeEnded
     }
@@ -298,7 +284,7 @@ public final class Daemon {
     private func presentFrame(strokeEnded: Bool) {
         let presented = screen.endRound(answering: latency.roundInputs, samples: latency.roundSamples)
         // After the frame: a sound never delays what the finger sees.
-        feedback.afterRound(now: now)
+        sounds?.afterRound(now: now)
         latency.endRound(presented: presented, now: now)
         guard strokeEnded else { return }
         if let worst = latency.endStroke() {
@@ -365,7 +351,7 @@ extension Daemon: LockShell {
 
     public func report(_ report: LockReport, at time: Instant) {
         blanker.noteActivity(at: time)
-        feedback.note(report)
+        sounds?.note(report)
         Journal.log(report.priority, report.logMessage, report.journalFields)
         observe?(.lock(report))
         alarms.noted(report, device: touch.devicePath)

@@ -24,12 +24,12 @@ extension Daemon {
         case replay(untimedHookLimit: Duration)
 
         /// What the lock machine is asked to do with a drawn pattern.
-        var machineMode: LockMachine.Mode {
+        package var machineMode: LockMachine.Mode {
             if case .enroll = self { .enroll } else { .unlock }
         }
 
         /// The lock itself, with everything around a door: hooks, tamper, the clock's trust.
-        var guardsADoor: Bool {
+        package var guardsADoor: Bool {
             switch self {
             case .lock, .replay: true
             case .enroll, .benchStartup, .benchStroke: false
@@ -37,12 +37,12 @@ extension Daemon {
         }
 
         /// Its display and touch are not the config's but a recording and frames (`gridlock replay`).
-        var playsARecording: Bool {
+        package var playsARecording: Bool {
             if case .replay = self { true } else { false }
         }
 
         /// Ends by itself once the recording it plays is done (and, replaying, all it started).
-        var endsWithTheRecording: Bool {
+        package var endsWithTheRecording: Bool {
             switch self {
             case .benchStroke, .replay: true
             case .lock, .enroll, .benchStartup: false
@@ -50,24 +50,24 @@ extension Daemon {
         }
 
         /// Failures, lockouts and uses read from and written to the state file.
-        var countsAttempts: Bool { self == .lock }
+        package var countsAttempts: Bool { self == .lock }
 
         /// Benchmarks measure the drawing, not the panel: no display, no beeper.
-        var isBenchmark: Bool { self == .benchStartup || self == .benchStroke }
+        package var isBenchmark: Bool { self == .benchStartup || self == .benchStroke }
 
         /// Whether the tip of the line is predicted (`[feedback] predict=`): on the panel a
         /// person draws on, not in a replay's frames nor a benchmark's, which stay those of
         /// the recording alone.
-        func predictsTip(_ config: GridlockConfig) -> Bool {
+        package func predictsTip(_ config: GridlockConfig) -> Bool {
             config.feedback.predictsTip && (self == .lock || machineMode == .enroll)
         }
 
-        var giveUpAfter: Duration? {
+        package var giveUpAfter: Duration? {
             if case .enroll(let after) = self { after } else { nil }
         }
 
         /// How the journal names the run's start and end.
-        var journalName: String {
+        package var journalName: String {
             switch self {
             case .enroll: "enrollment"
             case .replay: "replay"

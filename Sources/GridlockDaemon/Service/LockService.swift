@@ -1,15 +1,13 @@
 import GridlockCore
-import GridlockDisplay
-import GridlockRendering
 import LinuxSys
 
 /// The thin shell around `LockMachine`: feeds it events and carries out its effects:
-/// shows its scenes (`LockScreen`), persists attempts, and hands the slow work
+/// shows its scenes (`LockPresenter`), persists attempts, and hands the slow work
 /// (verification, actions, answers to faces) to the loop through `LockShell`.
 public final class LockService {
     public private(set) var machine: LockMachine
     /// What the panel shows; the service hands it the machine's scenes.
-    public let screen: LockScreen
+    public let screen: any LockPresenter
     /// Carries out the slow effects; set by the owner once it exists (it owns the service).
     public weak var shell: LockShell? {
         didSet { screen.tipDeadlineChanged = { [weak self] in self?.shell?.setTipDeadline($0) } }
@@ -18,7 +16,7 @@ public final class LockService {
     public let stateFile: StateFile?
 
     /// `stateFile` nil keeps the count in memory only (previews, benchmarks).
-    public init(machine: LockMachine, screen: LockScreen, stateFile: StateFile?) {
+    public init(machine: LockMachine, screen: any LockPresenter, stateFile: StateFile?) {
         self.machine = machine
         self.screen = screen
         self.stateFile = stateFile
@@ -38,15 +36,15 @@ public final class LockService {
         perform(machine.clearFailures(at: now), at: now)
     }
 
-    /// A reloaded config, its theme prepared ahead (`SceneRenderer.prepare`): a stroke
-    /// being drawn survives it unless the grid moved.
-    public func reconfigure(layout: GridLayout, settings: LockSettings, theme: PreparedTheme?, at now: Instant) throws(RenderError) {
-        try screen.install(theme)
+    /// A reloaded config, its look prepared ahead (`LookPreparation`): a stroke being drawn
+    /// survives it unless the grid moved.
+    public func reconfigure(layout: GridLayout, settings: LockSettings, look: (any PreparedLook)?, at now: Instant) throws(PresentationError) {
+        try screen.install(look)
         perform(machine.reconfigure(layout: layout, settings: settings, at: now, reason: .gridChanged), at: now)
     }
 
     /// A display of another size: a new canvas, the grid laid out anew, everything redrawn.
-    public func resize(to size: Size, settings: LockSettings, layout: GridLayout, at now: Instant) throws(RenderError) {
+    public func resize(to size: Size, settings: LockSettings, layout: GridLayout, at now: Instant) throws(PresentationError) {
         try screen.resize(to: size)
         perform(machine.reconfigure(layout: layout, settings: settings, at: now), at: now)
     }

@@ -46,15 +46,6 @@ public protocol DisplayOutput: AnyObject {
     func displayTime(ofFramePresentedAt now: Instant) -> Instant?
 }
 
-/// What the loop must do after an output handled an event.
-public enum OutputEvent: Equatable {
-    case none
-    /// The picture was lost (display came back, master regained): present the whole frame.
-    case redrawAll
-    /// A display appeared or changed mode: lay out, render and present anew at this size.
-    case resized(Size)
-}
-
 extension DisplayOutput {
     public var rotation: Rotation { .none }
     public func attach(to loop: EventLoop, newestFrame: @escaping () -> ShadowBuffer, events: @escaping (OutputEvent) -> Void) {}

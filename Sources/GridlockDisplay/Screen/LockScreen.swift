@@ -39,7 +39,7 @@ public final class LockScreen {
     private var predictor: TipPredictor?
     /// Told when a tip drawn ahead of the finger goes back on it (nil: not at all), for
     /// `settleTip()` at that moment.
-    package var tipDeadlineChanged: (Instant?) -> Void = { _ in }
+    public var tipDeadlineChanged: (Instant?) -> Void = { _ in }
     /// Read when a frame is drawn, to predict the tip to its display time: the loop's.
     package let clock: () -> Instant
     /// How far ahead the tip is predicted on an output without a vblank clock: the
@@ -61,13 +61,13 @@ public final class LockScreen {
     public var connectedDisplay: String? { output.connectedDisplay }
 
     /// The scene to show at the end of the round (or now, when frames are not coalesced).
-    package func show(_ scene: Scene) {
+    public func show(_ scene: Scene) {
         pendingScene = scene
         if !coalescesFrames { flush() }
     }
 
     /// A touch sample, for the tip's prediction.
-    package func feed(_ touch: TouchEvent, at now: Instant) { predictor?.feed(touch, at: now) }
+    public func feed(_ touch: TouchEvent, at now: Instant) { predictor?.feed(touch, at: now) }
 
     /// The predicted tip's time is up: the last scene is drawn again, its tip back on the
     /// finger, when the round's frame is drawn.
@@ -96,36 +96,36 @@ public final class LockScreen {
     }
 
     /// Draws `scene` again in full (after the display came back).
-    package func redraw(_ scene: Scene) {
+    public func redraw(_ scene: Scene) {
         drawnScene = nil
         pendingScene = nil
         draw(scene)
     }
 
     /// A reloaded config's look, prepared ahead (`SceneRenderer.prepare`).
-    package func install(_ theme: PreparedTheme?) throws(RenderError) {
+    public func installTheme(_ theme: PreparedTheme?) throws(RenderError) {
         if let theme { try renderer?.install(theme) }
         drawnScene = nil
     }
 
     /// A display of another size: a new canvas, everything drawn anew.
-    package func resize(to size: Size) throws(RenderError) {
+    public func resizeCanvas(to size: Size) throws(RenderError) {
         renderer = try renderer?.resized(to: size)
         drawnScene = nil
     }
 
     /// `[action] mode=handover`: the display goes to the action (false) and comes back.
-    package func setActive(_ active: Bool) { output.setActive(active) }
+    public func setActive(_ active: Bool) { output.setActive(active) }
 
     /// DPMS: dark after `blank-after=` without touch, lit by the next one.
-    package func setBlanked(_ blanked: Bool) { output.setBlanked(blanked) }
+    public func setBlanked(_ blanked: Bool) { output.setBlanked(blanked) }
 
     /// The stroke ended: the output says its figures for it.
-    package func endStroke() { output.endStroke() }
+    public func endStroke() { output.endStroke() }
 
     /// Watched on the loop; `events` hears what the output needs of the lock (a redraw, a
     /// new size).
-    package func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) {
+    public func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) {
         // Without a renderer there is no frame to give an output (and `.off`'s needs no loop).
         guard renderer != nil else { return }
         // A renderer is never dropped once there is one: a resize replaces it.

@@ -1,5 +1,6 @@
 import GridlockConfiguration
 import GridlockCore
+import GridlockDaemon
 import GridlockDisplay
 import GridlockRendering
 import GridlockInput

@@ -1,5 +1,6 @@
 import GridlockConfiguration
 import GridlockCore
+import GridlockDaemon
 import GridlockDisplay
 import GridlockInput
 import LinuxSys
@@ -68,8 +69,9 @@ public final class ReplayRunner {
     public init(_ options: Options) throws(ReplayError) {
         self.options = options
         let parts: DaemonParts
+        let output: DisplayOutput
         do {
-            (parts, touch) = try DaemonParts.recording(options)
+            (parts, touch, output) = try DaemonParts.recording(options)
             daemon = try Daemon(
                 options: Daemon.Options(configPath: options.configPath, role: .replay(untimedHookLimit: options.untimedHookLimit)),
                 config: options.config, parts: parts)
@@ -82,7 +84,7 @@ public final class ReplayRunner {
             }
         }
         origin = touch.startTime
-        output = parts.output
+        self.output = output
         daemon.screen.onPresent = options.onPresent
         daemon.observe = { [unowned self] outcome in handle(outcome) }
     }
@@ -124,5 +126,13 @@ public enum ReplayError: Error, CustomStringConvertible {
         case .input(let reason): "cannot replay this recording: \(reason)"
         case .setup(let reason): reason
         }
+    }
+}
+
+extension ReplayError: FailureStatus {
+    /// 75 (EX_TEMPFAIL) for a state file another process holds; 1 otherwise.
+    public var exitStatus: Int32 {
+        if case .stateInUse(let error) = self { return error.exitStatus }
+        return 1
     }
 }

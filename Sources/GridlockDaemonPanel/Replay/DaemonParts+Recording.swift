@@ -1,4 +1,5 @@
 import GridlockCore
+import GridlockDaemon
 import GridlockDevices
 import GridlockDisplay
 import GridlockInput
@@ -8,9 +9,11 @@ extension DaemonParts {
     /// The parts of `gridlock replay`, by the same steps as gridlockd's: the loop, the state
     /// (a copy's, locked, or none), then what stands in for the devices: the recording as
     /// touch, in its own time, and its frames as PNG files or nowhere. No beeper, no
-    /// systemd, no socket, no adopted orphans. The recording's source comes back as such:
-    /// the replay reads its time and its end.
-    static func recording(_ options: ReplayRunner.Options) throws(DaemonError) -> (parts: DaemonParts, recording: RecordingTouchSource) {
+    /// systemd, no socket, no adopted orphans. The recording's source and the output come
+    /// back as such: the replay reads the recording's time and its end, the frames' count.
+    static func recording(
+        _ options: ReplayRunner.Options
+    ) throws(DaemonError) -> (parts: DaemonParts, recording: RecordingTouchSource, output: DisplayOutput) {
         let config = options.config
         let frame = config.display.logicalFrame
         let rotation = config.display.rotation
@@ -31,6 +34,6 @@ extension DaemonParts {
         // supervisor holds the loop, which would otherwise hold it back.
         loop.holdsRecordedTime = { [weak supervisor] in supervisor.map { !$0.isIdle } ?? false }
         let parts = DaemonParts(loop: loop, output: output, touch: touch, supervisor: supervisor, state: state, wallClock: options.wallClock)
-        return (parts, touch)
+        return (parts, touch, output)
     }
 }

@@ -1,0 +1,5 @@
+import GridlockDaemon
+import GridlockEvdev
+
+/// The lock's sounds on the panel's beeper (`[feedback] beeper=`).
+extension FeedbackPlayer: LockSounds {}
