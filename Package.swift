@@ -18,6 +18,7 @@ let package = Package(
     name: "gridlock",
     products: [
         .executable(name: "gridlockd", targets: ["gridlockd"]),
+        .executable(name: "gridlockd-single", targets: ["gridlockd-single"]),
         .executable(name: "gridlock", targets: ["gridlock"]),
         .executable(name: "gridlock-lock", targets: ["gridlock-lock"]),
         .executable(name: "gridlock-panel", targets: ["gridlock-panel"]),
@@ -102,7 +103,13 @@ let package = Package(
         .target(
             name: "GridlockPanel",
             dependencies: ["GridlockFace", "GridlockDevices", "GridlockConfiguration", "GridlockDisplay", "GridlockRendering", "GridlockEvdev", "GridlockInput", "GridlockCore", "LinuxSys"]),
-        .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon", "GridlockDaemonPanel", "GridlockRendering", "GridlockConfiguration", "GridlockArguments", "LinuxSys"]),
+        // The verifier: links no display, touch, font or image library (tests/e2e/run checks
+        // with ldd); a configuration that draws runs gridlockd-single in its place.
+        .executableTarget(name: "gridlockd", dependencies: ["GridlockDaemon", "GridlockConfiguration", "GridlockArguments", "LinuxSys"]),
+        // gridlockd with the panel drawn and read in its own process, as root.
+        .executableTarget(
+            name: "gridlockd-single",
+            dependencies: ["GridlockDaemon", "GridlockDaemonPanel", "GridlockRendering", "GridlockConfiguration", "GridlockArguments", "LinuxSys"]),
         .executableTarget(name: "gridlock", dependencies: ["GridlockDaemon", "GridlockDaemonPanel", "GridlockConfiguration", "GridlockBench", "GridlockArguments", "GridlockCore", "GridlockDisplay", "GridlockRendering", "GridlockInput", "GridlockEvdev", "LinuxSys"]),
         // The lock face: a Wayland client run as the session's user. The only program that
         // links libwayland; gridlockd and gridlock never do.

@@ -71,18 +71,6 @@ extension DaemonParts {
         { sounds in FeedbackPlayer(loop: loop, beeper: beeper, sounds: sounds) }
     }
 
-    /// The beeper gridlockd opens: none with `auto` when it is the verifier alone (no
-    /// display, no touchscreen): the panel's face holds the panel and plays its sounds, and
-    /// gridlockd opens no input device. A path named is opened all the same (a buzzer wired
-    /// to the door's side, root's by choice).
-    public static func beeperChoice(for config: GridlockConfig) -> BeeperChoice {
-        guard config.feedback.beeper == .auto, config.display.backend == .off, config.touch.backend == .off else {
-            return config.feedback.beeper
-        }
-        Journal.log(.info, "beeper: none here: as the verifier alone ([display] and [touch] backend=none) gridlockd leaves the sounds to the panel's face; [feedback] beeper=PATH opens one here")
-        return .off
-    }
-
     static func output(for config: GridlockConfig, headless: Bool, clock: @escaping () -> Instant) throws(DaemonError) -> DisplayOutput {
         do throws(PanelDeviceError) {
             return try PanelDevices.output(for: config.display, headless: headless, clock: clock)

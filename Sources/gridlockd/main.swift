@@ -1,16 +1,21 @@
 import GridlockConfiguration
 import GridlockArguments
 import GridlockDaemon
-import GridlockDaemonPanel
-import GridlockRendering
 import LinuxSys
 
 let usage = """
     Usage: gridlockd [--config FILE]
 
-    The gridlock lock screen daemon: shows the pattern grid on the display, reads the
-    touch panel, checks drawn patterns against the configured hashes and runs the
-    unlock action. Normally started by systemd (gridlockd.service).
+    The gridlock lock screen daemon: checks drawn patterns against the configured
+    hashes, counts failures, locks out and runs the unlock action. Normally started by
+    systemd (gridlockd.service).
+
+    As the verifier alone ([display] and [touch] backend=none) it serves lock faces on
+    its session socket (gridlock-panel on the panel, gridlock-lock in a Wayland session)
+    and links no display, touch, font or image library. Given a display, a touchscreen
+    or a beeper path of its own, or a --bench option, it runs gridlockd-single in its
+    place (same process, same options), which also draws the grid and reads the touch
+    panel, as root.
 
     Options:
       --config FILE      configuration file (default /etc/gridlock/gridlock.conf);
@@ -33,8 +38,6 @@ let usage = """
     """
 
 func main() -> Int32 {
-    // gridlockd draws the panel unless it is the verifier alone: a look it draws is judged decoded.
-    ConfigVerdict.judgeDrawnLooks(with: DecodingLookInspection())
     var arguments = Arguments(Array(CommandLine.arguments.dropFirst()), command: "gridlockd")
     if arguments.flag("--help") || arguments.flag("-h") {
         print(usage)
@@ -52,6 +55,7 @@ func main() -> Int32 {
         Journal.log(.error, error.description)
         return 64
     }
+    if role != .lock { return runSingleProcess(because: "a benchmark draws") }
     let loaded: LoadedConfig
     do {
         loaded = try ConfigVerdict.load(path: configPath)
@@ -60,31 +64,37 @@ func main() -> Int32 {
         Journal.log(.error, "refusing to start: fix the configuration (gridlock check-config --config \(configPath))")
         return 78
     }
+    // Judged again there, with the look decoded: the verdict that decides is that one.
+    if Daemon.needsItsOwnPanel(loaded.config, role: role) {
+        return runSingleProcess(because: "the configuration gives it a display, a touchscreen or a beeper of its own")
+    }
     for warning in loaded.warnings { Journal.log(.warning, warning.description) }
     do {
-        let daemon = try Daemon(options: Daemon.Options(configPath: configPath, role: role), config: loaded.config)
-        daemon.observe = { if case .measured(let figures) = $0 { printBenchFigures(figures) } }
-        return daemon.run()
+        let options = Daemon.Options(configPath: configPath, role: role)
+        return try Daemon(options: options, config: loaded.config, parts: DaemonParts(verifierFor: loaded.config, options: options)).run()
     } catch {
         Journal.log(.error, error.description)
         return error.exitStatus
     }
 }
 
-/// What `gridlock bench` reads from `--bench-startup` and `--bench-stroke`, one figure a line.
-func printBenchFigures(_ figures: Daemon.Measurement) {
-    switch figures {
-    case .firstFrame(let at, let memory):
-        print("first-frame-monotonic-ns \(at.nanoseconds)")
-        if let memory {
-            print("peak-rss-kib \(memory.peakKiB)")
-            print("rss-anon-kib \(memory.anonymousKiB)")
-            print("rss-file-kib \(memory.fileKiB)")
-            print("rss-shmem-kib \(memory.sharedKiB)")
-        }
-    case .stroke(let cpu, let frames):
-        print("stroke-cpu-ns \(cpu.nanoseconds)")
-        print("stroke-frames \(frames)")
+/// gridlockd-single in this process's place, with the same options and name: beside this
+/// program (a build folder), or in `libexec/gridlock` beside its `sbin` (an installed one).
+/// Returns only when it cannot be run.
+func runSingleProcess(because reason: String) -> Int32 {
+    let own = (try? ProcessImage.executablePath()) ?? CommandLine.arguments[0]
+    let folder = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    let candidates = [folder + "/gridlockd-single", folder + "/../libexec/gridlock/gridlockd-single"]
+    guard let single = candidates.first(where: PathLookup.exists) else {
+        Journal.log(.critical, "\(reason), which takes gridlockd-single, and it is not installed (\(candidates.joined(separator: ", "))); nothing is checked: reinstall gridlock, or make gridlockd the verifier alone ([display] and [touch] backend=none)")
+        return 69
+    }
+    Journal.log(.info, "\(reason): running \(single) in gridlockd's place")
+    do {
+        try ProcessImage.replace(with: single, arguments: CommandLine.arguments)
+    } catch {
+        Journal.log(.critical, "cannot run \(single): \(error); nothing is checked")
+        return 69
     }
 }
 

@@ -171,11 +171,23 @@ final class DaemonFeedbackTests {
         config.display.backend = .off
         #expect(DaemonParts.beeperChoice(for: config) == .auto, "a touchscreen of its own still")
         config.touch.backend = .off
-        let recorder = JournalRecorder()
-        let choice = Journal.$recorder.withValue(recorder) { DaemonParts.beeperChoice(for: config) }
-        #expect(choice == .off)
-        #expect(recorder.messages.contains { $0.hasPrefix("beeper: none here: as the verifier alone") }, "\(recorder.messages)")
+        #expect(DaemonParts.beeperChoice(for: config) == .off)
         config.feedback.beeper = .path("/dev/input/by-path/platform-pcspkr-event-spkr")
         #expect(DaemonParts.beeperChoice(for: config) == .path("/dev/input/by-path/platform-pcspkr-event-spkr"))
+    }
+
+    @Test("gridlockd is the verifier alone unless a display, a touchscreen, a beeper path or a benchmark needs a panel of its own")
+    func whatNeedsThePanelInTheDaemonsProcess() {
+        var config = GridlockConfig()
+        #expect(Daemon.needsItsOwnPanel(config, role: .lock), "the default: a DRM display and evdev touch")
+        config.display.backend = .off
+        #expect(Daemon.needsItsOwnPanel(config, role: .lock), "a touchscreen of its own")
+        config.touch.backend = .off
+        #expect(!Daemon.needsItsOwnPanel(config, role: .lock))
+        #expect(Daemon.needsItsOwnPanel(config, role: .benchStartup), "the benchmark draws")
+        config.feedback.beeper = .off
+        #expect(!Daemon.needsItsOwnPanel(config, role: .lock))
+        config.feedback.beeper = .path("/dev/input/by-path/platform-pcspkr-event-spkr")
+        #expect(Daemon.needsItsOwnPanel(config, role: .lock), "a buzzer of its own, opened through libevdev")
     }
 }
