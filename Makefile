@@ -377,6 +377,8 @@ install: release
 	install -m 0755 $(BIN)/gridlock-lock $(DESTDIR)$(PREFIX)/bin/gridlock-lock
 	install -m 0755 $(BIN)/gridlock-panel $(DESTDIR)$(PREFIX)/bin/gridlock-panel
 	install -m 0755 $(BIN)/gridlockd $(DESTDIR)$(PREFIX)/sbin/gridlockd
+	# What gridlockd runs in its place for a configuration that draws (found as ../libexec/gridlock/).
+	install -D -m 0755 $(BIN)/gridlockd-single $(DESTDIR)$(PREFIX)/libexec/gridlock/gridlockd-single
 	install -d -m 0755 $(DESTDIR)/etc/gridlock/gridlock.conf.d
 	install -d $(DESTDIR)$(PREFIX)/share/doc/gridlock
 	install -m 0644 examples/gridlock.conf $(DESTDIR)$(PREFIX)/share/doc/gridlock/gridlock.conf.example

@@ -22,16 +22,18 @@ let benchCommand = Command(
         ("themed") draws the same frames with every theme image (node images with
         transparency, a background image scaled to fill), larger nodes and a wider line.
 
-        Then, N times (1 to 100, default 5), starts gridlockd --bench-startup at 1920x1080
-        with no display, and gridlockd --bench-stroke, which gets the same drag as a panel
+        Then, N times (1 to 100, default 5), starts gridlockd-single (the daemon drawing in
+        its own process) --bench-startup at 1920x1080 with no display, and
+        gridlockd-single --bench-stroke, which gets the same drag as a panel
         sends it, binary input events on a pipe (its standard input), written by gridlock
         bench one input frame 4 ms after the daemon read the previous one, and runs it
         through the daemon's own loop. It reports medians of: the time from spawn to first frame,
         the peak RSS (as wait4 reports it, like /usr/bin/time), the resident anonymous and
         file-backed memory at the first frame, and the CPU time the drag took after the
         first frame, paced as above and, in a second run, back to back (each frame written
-        as soon as the previous one is read). The gridlockd it starts is the one beside it,
-        or in the sbin folder beside its bin folder (where the package installs it).
+        as soon as the previous one is read). The gridlockd-single it starts is the one
+        beside it, or in libexec/gridlock beside its bin folder (where the package installs
+        it).
 
         --peer PROGRAM runs another renderer of the same scene in the same rounds, as
         `PROGRAM 1920 1080 damage`; it must print a JSON line with "total_cpu_ms" (its
@@ -430,7 +432,7 @@ private func median<T: Comparable>(_ values: [T]) -> T {
     values.sorted()[values.count / 2]
 }
 
-/// The gridlockd to start: beside this program, or in the sbin folder of an installed system.
+/// The gridlockd-single to start: beside this program, or in libexec/gridlock of an installed system.
 private func daemonExecutable() -> String {
     let candidates = BenchDaemonPath.candidates(besides: (try? PathLookup.resolve("/proc/self/exe")) ?? "gridlock")
     return candidates.first(where: PathLookup.exists) ?? candidates[0]
