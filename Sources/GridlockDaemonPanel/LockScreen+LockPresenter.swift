@@ -9,8 +9,16 @@ extension LockScreen: LockPresenter {
     public var lookPreparation: (any LookPreparation)? { renderer.map { RendererLookPreparation(current: $0.preparation) } }
 
     public func install(_ look: (any PreparedLook)?) throws(PresentationError) {
+        let theme: PreparedTheme?
+        if let look {
+            // Only this screen's own preparation makes one (`lookPreparation`).
+            guard let prepared = look as? PreparedTheme else { throw PresentationError("a look prepared for another kind of screen") }
+            theme = prepared
+        } else {
+            theme = nil
+        }
         do {
-            try installTheme((look as? PreparedTheme?) ?? nil)
+            try installTheme(theme)
         } catch {
             throw PresentationError("\(error)")
         }
