@@ -1,5 +1,4 @@
 import GridlockConfiguration
-import GridlockArguments
 import GridlockDaemon
 import LinuxSys
 
@@ -16,54 +15,16 @@ let usage = """
     or a beeper path of its own, or a --bench option, it runs gridlockd-single in its
     place (same process, same options), which also draws the grid and reads the touch
     panel, as root.
-
-    Options:
-      --config FILE      configuration file (default /etc/gridlock/gridlock.conf);
-                         drop-ins are read from FILE.d/*.conf
-      --bench-startup    render the first frame headless, print when it was ready and
-                         the memory it took, and exit (used by `gridlock bench`)
-      --bench-stroke     as --bench-startup, then read binary input events (struct
-                         input_event, as a panel's device node gives them) from standard
-                         input for the touch device the replay backend's recording
-                         describes, until end of file, and print the CPU time and frames
-                         they cost
-      --help             show this help
-
-    Signals: SIGTERM/SIGINT stop cleanly (the running action's and hooks' process groups,
-    and what they left behind, get SIGTERM, then SIGKILL 2 s later; [on stop] runs for at
-    most 5 s), SIGHUP reloads the configuration (a broken one is logged and ignored),
-    SIGUSR1 logs how often the event loop woke up and why. Exit status 78 means the
-    configuration is invalid, exactly when `gridlock check-config` says so.
-    Under journald each entry carries a MESSAGE_ID and GRIDLOCK_* fields.
-    """
+    """ + "\n\n" + DaemonCommandLine.options
 
 func main() -> Int32 {
-    var arguments = Arguments(Array(CommandLine.arguments.dropFirst()), command: "gridlockd")
-    if arguments.flag("--help") || arguments.flag("-h") {
-        print(usage)
-        return 0
-    }
-    let configPath: String
-    let role: Daemon.Role
-    do {
-        configPath = try arguments.option("--config") ?? ConfigVerdict.defaultPath
-        let benchStroke = arguments.flag("--bench-stroke")
-        let benchStartup = arguments.flag("--bench-startup")
-        role = benchStroke ? .benchStroke : benchStartup ? .benchStartup : .lock
-        try arguments.finish()
-    } catch {
-        Journal.log(.error, error.description)
-        return 64
+    let (configPath, role): (String, Daemon.Role)
+    switch DaemonCommandLine.read(Array(CommandLine.arguments.dropFirst()), command: "gridlockd", usage: usage) {
+    case .run(let path, let wanted): (configPath, role) = (path, wanted)
+    case .exit(let status): return status
     }
     if role != .lock { return runSingleProcess(because: "a benchmark draws") }
-    let loaded: LoadedConfig
-    do {
-        loaded = try ConfigVerdict.load(path: configPath)
-    } catch {
-        for diagnostic in error.diagnostics { Journal.log(.error, diagnostic.description) }
-        Journal.log(.error, "refusing to start: fix the configuration (gridlock check-config --config \(configPath))")
-        return 78
-    }
+    guard let loaded = DaemonCommandLine.verdict(configPath) else { return 78 }
     // Judged again there, with the look decoded: the verdict that decides is that one.
     if Daemon.needsItsOwnPanel(loaded.config, role: role) {
         return runSingleProcess(because: "the configuration gives it a display, a touchscreen or a beeper of its own")
