@@ -36,6 +36,12 @@ static inline int gridlock_is_child_subreaper(void) {
     return prctl(PR_GET_CHILD_SUBREAPER, (unsigned long)&value, 0UL, 0UL, 0UL) == 0 ? (value != 0) : -1;
 }
 
+// PR_SET_NAME: the thread's command name (/proc/PID/comm, what ps and pgrep match), at most
+// 15 bytes kept. Returns 0, or -1 with errno.
+static inline int gridlock_set_command_name(const char *name) {
+    return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
+}
+
 // FIONREAD: the bytes a pipe holds now; -1 with errno.
 static inline int gridlock_bytes_waiting(int fd) {
     int count = 0;

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// This process's program: where its file is, and replacing it with another (execv(2)):
@@ -7,6 +8,12 @@ public enum ProcessImage {
     /// The running program's file, every link resolved (`/proc/self/exe`).
     public static func executablePath() throws(SystemCallError) -> String {
         try PathLookup.resolve("/proc/self/exe")
+    }
+
+    /// The name `ps`, `pgrep` and `/proc/PID/comm` give this process (its main thread; at
+    /// most 15 bytes are kept): a program run in another's place keeps that one's name.
+    public static func setCommandName(_ name: String) throws(SystemCallError) {
+        _ = try systemCall("prctl(PR_SET_NAME)") { gridlock_set_command_name(name) }
     }
 
     /// Runs `path` in this process with `arguments` (the first is its name, as it will call

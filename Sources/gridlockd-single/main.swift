@@ -15,6 +15,9 @@ let usage = """
     """ + "\n\n" + DaemonCommandLine.options
 
 func main() -> Int32 {
+    // Run in gridlockd's place, it is gridlockd to ps, pgrep and `gridlock enroll`, which
+    // reloads the running gridlockd by that name.
+    try? ProcessImage.setCommandName("gridlockd")
     // A look it draws is judged decoded.
     ConfigVerdict.judgeDrawnLooks(with: DecodingLookInspection())
     let (configPath, role): (String, Daemon.Role)
