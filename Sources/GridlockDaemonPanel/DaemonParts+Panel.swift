@@ -10,13 +10,13 @@ import LinuxSys
 /// The daemon's parts with the panel drawn and read by this process: its display, its
 /// touchscreen and its beeper, as `PanelDevices` makes them from the config.
 extension DaemonParts {
-    /// The devices, loop and supervisor `config` asks for. The loop comes first: it
+    /// The devices, loop and supervisor `config` asks for (the rest as every run has them,
+    /// `init(running:...)`). The loop comes first: it
     /// blocks the daemon's signals before any other thread exists.
     public init(config: GridlockConfig, options: Daemon.Options) throws(DaemonError) {
         let loop = try Self.loop()
-        let counting = options.role.countsAttempts
         // Before any device is opened: a second gridlockd on this state stops here.
-        let state = try Self.state(at: counting ? config.lockout.stateFile : nil, for: config, by: "gridlockd")
+        let state = try Self.state(at: options.role.countsAttempts ? config.lockout.stateFile : nil, for: config, by: "gridlockd")
         let group = PartGroup()
         let output = try DaemonParts.output(for: config, headless: options.role.isBenchmark, clock: { [loop] in loop.now() })
         group.add(display: output)
@@ -26,20 +26,22 @@ extension DaemonParts {
                 eventsFrom: options.role == .benchStroke ? .standardInput : nil)
         }
         group.add(touch: touch)
-        let listener = try group.step { () throws(DaemonError) in
-            config.session.enabled && options.role.guardsADoor && !options.role.playsARecording
-                ? try Self.sessionListener(for: config.session) : nil
-        }
-        if let listener { group.add(socket: listener) }
+        let listener = try Self.sessionListener(for: config, options: options, in: group)
         let beeper = options.role.isBenchmark ? nil : PanelDevices.beeper(for: Self.beeperChoice(for: config), now: loop.now())
         self.init(
-            loop: loop, screen: LockScreen.maker(output: output), touch: touch,
-            supervisor: ActionSupervisor(loop: loop, mode: config.action.mode),
-            state: state,
-            notifier: SystemdNotifier.fromEnvironment(),
-            watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment(),
-            sounds: Self.sounds(on: beeper, loop: loop),
-            adoptsOrphans: counting && Self.becomeSubreaper(), sessionListener: listener, group: group)
+            running: config, options: options, loop: loop, state: state, screen: LockScreen.maker(output: output), touch: touch,
+            sounds: Self.sounds(on: beeper, loop: loop), sessionListener: listener, group: group)
+    }
+
+    /// The beeper a daemon's own process opens: none with `auto` when it has no display and
+    /// no touchscreen (the panel's face holds the panel and plays its sounds). A path named
+    /// is opened all the same (a buzzer wired to the door's side, root's by choice), which
+    /// takes `gridlockd-single` (`Daemon.needsItsOwnPanel`).
+    public static func beeperChoice(for config: GridlockConfig) -> BeeperChoice {
+        guard config.feedback.beeper == .auto, config.display.backend == .off, config.touch.backend == .off else {
+            return config.feedback.beeper
+        }
+        return .off
     }
 
     /// Parts made elsewhere (a test's fakes, a replay's files): the display's screen and

@@ -255,7 +255,7 @@ func countInstructions(_ request: BenchInstructions.Request) -> InstructionOutco
             return InstructionOutcome(count: try BenchInstructions.countWithPerf(counter))
         case .callgrind(let valgrind, let perfFailure):
             let count = try BenchInstructions.countWithCallgrind(
-                valgrind: valgrind, gridlock: (try? PathLookup.resolve("/proc/self/exe")) ?? "/proc/self/exe",
+                valgrind: valgrind, gridlock: (try? ProcessImage.executablePath()) ?? "/proc/self/exe",
                 directory: "/tmp/gridlock-bench-callgrind-\(ProcessIdentity.processID)")
             return InstructionOutcome(count: count, perfFailure: perfFailure)
         case .unavailable(let reason, let perfFailure):
@@ -434,13 +434,13 @@ private func median<T: Comparable>(_ values: [T]) -> T {
 
 /// The gridlockd-single to start: beside this program, or in libexec/gridlock of an installed system.
 private func daemonExecutable() -> String {
-    let candidates = BenchDaemonPath.candidates(besides: (try? PathLookup.resolve("/proc/self/exe")) ?? "gridlock")
+    let candidates = SingleProcessPath.candidates(besides: (try? ProcessImage.executablePath()) ?? "gridlock")
     return candidates.first(where: PathLookup.exists) ?? candidates[0]
 }
 
 /// A program installed beside this one (gridlockd next to gridlock).
 func siblingExecutable(_ name: String) -> String {
-    guard let path = try? PathLookup.resolve("/proc/self/exe") else { return name }
+    guard let path = try? ProcessImage.executablePath() else { return name }
     let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
     return "\(folder)/\(name)"
 }

@@ -39,13 +39,10 @@ func main() -> Int32 {
     }
 }
 
-/// gridlockd-single in this process's place, with the same options and name: beside this
-/// program (a build folder), or in `libexec/gridlock` beside its `sbin` (an installed one).
-/// Returns only when it cannot be run.
+/// gridlockd-single in this process's place, with the same options and name, where
+/// `SingleProcessPath` finds it. Returns only when it cannot be run.
 func runSingleProcess(because reason: String) -> Int32 {
-    let own = (try? ProcessImage.executablePath()) ?? CommandLine.arguments[0]
-    let folder = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-    let candidates = [folder + "/gridlockd-single", folder + "/../libexec/gridlock/gridlockd-single"]
+    let candidates = SingleProcessPath.candidates(besides: (try? ProcessImage.executablePath()) ?? CommandLine.arguments[0])
     guard let single = candidates.first(where: PathLookup.exists) else {
         Journal.log(.critical, "\(reason), which takes gridlockd-single, and it is not installed (\(candidates.joined(separator: ", "))); nothing is checked: reinstall gridlock, or make gridlockd the verifier alone ([display] and [touch] backend=none)")
         return 69

@@ -65,6 +65,34 @@ public struct DaemonParts {
         self.group = group
     }
 
+    /// What every builder of a daemon's own run shares once its touch, screen and sounds are
+    /// made: the supervisor, systemd's notifier and watchdog, and the orphans of hooks and
+    /// actions adopted when the run counts attempts (gridlockd).
+    package init(
+        running config: GridlockConfig, options: Daemon.Options, loop: EventLoop, state: StateFile, screen: @escaping ScreenMaker,
+        touch: TouchSource, sounds: @escaping (FeedbackSounds) -> (any LockSounds)? = { _ in nil },
+        sessionListener: SeqPacketListener?, group: PartGroup
+    ) {
+        self.init(
+            loop: loop, screen: screen, touch: touch, supervisor: ActionSupervisor(loop: loop, mode: config.action.mode), state: state,
+            notifier: SystemdNotifier.fromEnvironment(), watchdogInterval: SystemdNotifier.watchdogIntervalFromEnvironment(),
+            sounds: sounds, adoptsOrphans: options.role.countsAttempts && Self.becomeSubreaper(),
+            sessionListener: sessionListener, group: group)
+    }
+
+    /// The session socket, as the group's next part, when the run serves faces: gridlockd
+    /// with `[session]`, never a replay, enrolment or benchmark.
+    package static func sessionListener(
+        for config: GridlockConfig, options: Daemon.Options, in group: PartGroup
+    ) throws(DaemonError) -> SeqPacketListener? {
+        let listener = try group.step { () throws(DaemonError) in
+            config.session.enabled && options.role.guardsADoor && !options.role.playsARecording
+                ? try Self.sessionListener(for: config.session) : nil
+        }
+        if let listener { group.add(socket: listener) }
+        return listener
+    }
+
     /// The one event loop, made first: it blocks the daemon's signals before any other
     /// thread exists.
     package static func loop() throws(DaemonError) -> EventLoop {
