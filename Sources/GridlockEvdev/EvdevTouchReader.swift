@@ -64,6 +64,10 @@ public struct EvdevTouchReader: Sendable {
         pipeline.setFrame(frame, rotation: rotation)
     }
 
+    public mutating func setCalibrated(_ calibrated: Bool) {
+        pipeline.setCalibrated(calibrated)
+    }
+
     /// After SYN_DROPPED: the sync events only say how libevdev brought its copy of the
     /// device's state up to date; the decoder takes that state whole instead (`resync`),
     /// which also cancels the stroke, so no attempt is counted for a half-seen pattern.

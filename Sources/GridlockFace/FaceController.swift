@@ -25,6 +25,8 @@ public final class FaceController {
     public var onReport: (FaceReport) -> Void = { _ in }
     /// Lets the panel's devices go (false) or takes them back (true): `FaceSettings.holdsPanel`.
     public var holdPanel: (Bool) -> Void = { _ in }
+    /// Reads touches through the touchscreen's calibration (true) or raw (false, calibrating).
+    public var calibrateTouch: (Bool) -> Void = { _ in }
 
     public init(loop: EventLoop, settings: FaceSettings, grid: FaceGrid) {
         self.loop = loop
@@ -66,6 +68,7 @@ public final class FaceController {
             case .disarmTimer: timer.due = nil
             case .report(let report): onReport(report)
             case .holdPanel(let held): holdPanel(held)
+            case .calibrateTouch(let calibrated): calibrateTouch(calibrated)
             }
         }
     }

@@ -7,10 +7,10 @@ extension FaceReport {
     public var priority: LogPriority {
         switch self {
         case .accepted, .rejected, .lockedOut, .relocked, .panelHandedOver, .panelBack, .enrollmentStarted, .enrollmentSent,
-             .enrollmentEnded: .notice
+             .enrollmentEnded, .calibrationStarted, .calibrationEnded: .notice
         case .serviceLost, .serviceSilent, .notChecked: .warning
         case .serviceAvailable, .lockoutEnded, .tooShort, .strokeCancelled, .enrollmentFirstDrawn, .enrollmentTooShort,
-             .enrollmentMismatch: .info
+             .enrollmentMismatch, .calibrationTapped: .info
         }
     }
 
@@ -36,6 +36,9 @@ extension FaceReport {
         case .enrollmentMismatch: "enrolment: the second drawing differs from the first; start over"
         case .enrollmentSent(let nodes): "enrolment: both drawings agree (\(nodes) nodes); sent to gridlockd for gridlock enroll"
         case .enrollmentEnded: "the enrolment is over: the lock shows again"
+        case .calibrationStarted: "gridlock calibrate asked for the crosses: touch the centre of each (the touchscreen's calibration set aside meanwhile)"
+        case .calibrationTapped(let step, let count): step < count ? "calibration: cross \(step) of \(count) tapped" : "calibration: cross \(step) of \(count) tapped; the taps went to gridlockd for gridlock calibrate"
+        case .calibrationEnded: "the calibration is over: the touchscreen's calibration applies again and the lock shows"
         }
     }
 }

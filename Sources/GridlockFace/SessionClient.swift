@@ -130,11 +130,11 @@ public final class SessionClient {
             // server that stopped reading.
             if try !connection.send(request.encoded(version: version)) { return drop("gridlockd does not read its session socket \(path)") }
             switch request {
-            // An enrolment's nodes are answered `noted`, as a report is.
-            case .report, .enrolled: outstanding.append(.report)
+            // An enrolment's nodes and calibration's taps are answered `noted`, as a report is.
+            case .report, .enrolled, .calibrated: outstanding.append(.report)
             case .watchPanel: outstanding.append(.panel)
             case .watchLock: outstanding.append(.lock)
-            case .check, .status, .enroll: outstanding.append(.face)
+            case .check, .status, .enroll, .calibrate: outstanding.append(.face)
             }
             quiet.due = loop.time + Self.keepAlive
         } catch {

@@ -6,6 +6,9 @@ import GridlockCore
 public struct TouchPipeline: Sendable {
     public private(set) var decoder: TouchDecoder
     public private(set) var mapper: CoordinateMapper
+    /// The device's matrix (`[touch] calibration=`, udev's, or none), which `mapper` applies
+    /// unless `setCalibrated(false)` set it aside.
+    public let calibration: CalibrationMatrix
 
     public init(
         device: DeviceDescription, calibration: CalibrationMatrix, rotation: Rotation, frame: Size
@@ -21,6 +24,7 @@ public struct TouchPipeline: Sendable {
         guard let x = device.absInfo(xCode), let y = device.absInfo(yCode) else {
             throw .decoder(.noPositionAxes(device: device.name))
         }
+        self.calibration = calibration
         do {
             mapper = try CoordinateMapper(x: x, y: y, calibration: calibration, rotation: rotation, frame: frame)
         } catch {
@@ -39,6 +43,16 @@ public struct TouchPipeline: Sendable {
     public mutating func setFrame(_ frame: Size, rotation: Rotation) {
         if let mapper = try? CoordinateMapper(
             x: mapper.x, y: mapper.y, calibration: mapper.calibration, rotation: rotation, frame: frame)
+        {
+            self.mapper = mapper
+        }
+    }
+
+    /// Maps through `calibration` (true) or the identity (false, while calibrating).
+    public mutating func setCalibrated(_ calibrated: Bool) {
+        if let mapper = try? CoordinateMapper(
+            x: mapper.x, y: mapper.y, calibration: calibrated ? calibration : .identity, rotation: mapper.rotation,
+            frame: mapper.frame)
         {
             self.mapper = mapper
         }

@@ -71,6 +71,7 @@ public final class PanelFace: LockSurfaces {
         controller.surfaces = self
         controller.onReport = { [unowned self] report in reported(report) }
         controller.holdPanel = { [unowned self] held in holdPanel(held) }
+        controller.calibrateTouch = { [unowned self] calibrated in touch.setCalibrated(calibrated) }
         screen.coalescesFrames = true
         screen.tipDeadlineChanged = { [unowned self] in tip.due = $0 }
         relock.onFire { [unowned controller] _ in controller.relocked() }

@@ -34,6 +34,7 @@ public struct PanelParts {
         self.touch = touch
         self.beeper = beeper
         face = Self.faceSettings(settings)
+        face.panelRotation = screen.rotation
         grid = FaceGrid(sizeFraction: settings.grid.sizeFraction, hitRadiusFraction: settings.grid.hitRadiusFraction)
         sounds = settings.feedback.sounds
         blankAfter = settings.display.blankAfter

@@ -9,7 +9,8 @@ private func replyError(_ bytes: [UInt8]) -> SessionDecodeError? {
     expectError(SessionDecodeError.self) { try SessionReply(decoding: bytes) }
 }
 
-private let header: [UInt8] = [0x47, 0x4C, 4]
+private let header: [UInt8] = [0x47, 0x4C, 5]
+private let headerV4: [UInt8] = [0x47, 0x4C, 4]
 private let headerV3: [UInt8] = [0x47, 0x4C, 3]
 private let headerV2: [UInt8] = [0x47, 0x4C, 2]
 private let headerV1: [UInt8] = [0x47, 0x4C, 1]
@@ -53,7 +54,7 @@ struct SessionMessageTests {
             #expect(SessionReply.panelMode(mode).encoded == header + [0x87, mode.rawValue])
             #expect(try SessionReply(decoding: header + [0x87, mode.rawValue]) == .panelMode(mode))
         }
-        #expect(PanelMode.allCases.map(\.rawValue) == [0, 1, 2])
+        #expect(PanelMode.allCases.map(\.rawValue) == [0, 1, 2, 3])
         let handedOver = SessionReply.status(SessionStatus(state: .handedOver, rows: 3, columns: 3, minimumNodes: 4))
         #expect(handedOver.encoded == header + [0x85, 3, 0, 3, 3, 4, 0, 0, 0, 0])
         #expect(try SessionReply(decoding: header + [0x85, 3, 0, 3, 3, 4, 0, 0, 0, 0]) == handedOver)
@@ -66,7 +67,7 @@ struct SessionMessageTests {
             #expect(replyError(older + [0x87, 0]) == .unknownType(0x87))
             #expect(replyError(older + [0x85, 3, 0, 3, 3, 4, 0, 0, 0, 0]) == .unknownState(3))
         }
-        for mode in 3...255 {
+        for mode in 4...255 {
             #expect(decodeError(header + [0x04, UInt8(mode)]) == .unknownPanelMode(UInt8(mode)))
             #expect(replyError(header + [0x87, UInt8(mode)]) == .unknownPanelMode(UInt8(mode)))
         }
@@ -80,7 +81,7 @@ struct SessionMessageTests {
 
     @Test("version 4's lock watch: watchLock and lockChanged have their bytes, a status's body, and neither exists before version 4")
     func versionFourLockWatch() throws {
-        #expect(SessionProtocol.version == 4 && SessionProtocol.versions == 1...4)
+        #expect(SessionProtocol.version == 5 && SessionProtocol.versions == 1...5)
         #expect(SessionRequest.watchLock.encoded == header + [0x05])
         #expect(try SessionRequest(decoding: header + [0x05], nodeCount: 9) == .watchLock)
         let states: [(SessionStatus.State, [UInt8])] = [
@@ -102,6 +103,50 @@ struct SessionMessageTests {
         #expect(replyError(header + [0x88, 0, 0, 9, 3, 4, 0, 0, 0, 0]) == .gridOutOfRange(rows: 9, columns: 3))
         #expect(replyError(header + [0x88, 0, 0, 3, 3, 4, 0, 0, 0, 1]) == .nonZeroUnused)
         #expect(replyError(header + [0x88, 5, 0, 3, 3, 4, 0, 0, 0, 0]) == .unknownState(5))
+    }
+
+    @Test("version 5's calibration: calibrate, calibrated, calibration and the calibrating panel have their bytes, the taps in millionths of the device's range, none before version 5")
+    func versionFiveCalibration() throws {
+        let taps = CalibrationTaps(
+            rotation: .clockwise270, width: 1280, height: 800,
+            touches: [Point(x: 0.1, y: 0.1), Point(x: 0.9, y: -0.25), Point(x: 1.5, y: 0.9), Point(x: 0.1, y: 0.9), Point(x: 0.5, y: 0.5)])
+        #expect(SessionRequest.calibrate.encoded == header + [0x08])
+        #expect(try SessionRequest(decoding: header + [0x08], nodeCount: 9) == .calibrate)
+        let body = Array(SessionRequest.calibrated(taps).encoded.dropFirst(4))
+        // A quarter-turn count, the frame's sides, then x and y of each tap as signed 32-bit millionths.
+        #expect(Array(body.prefix(13)) == [3, 0x05, 0x00, 0x03, 0x20, 0x00, 0x01, 0x86, 0xA0, 0x00, 0x01, 0x86, 0xA0])
+        #expect(Array(body[13..<21]) == [0x00, 0x0D, 0xBB, 0xA0, 0xFF, 0xFC, 0x2F, 0x70])
+        #expect(body.count == 45)
+        #expect(try SessionRequest(decoding: SessionRequest.calibrated(taps).encoded, nodeCount: 9) == .calibrated(taps))
+        #expect(try SessionReply(decoding: SessionReply.calibration(taps).encoded) == .calibration(taps))
+        #expect(Array(SessionReply.calibration(taps).encoded.prefix(4)) == header + [0x8A])
+        #expect(SessionRequest.watchPanel(.calibrating).encoded == header + [0x04, 3])
+        #expect(try SessionReply(decoding: header + [0x87, 3]) == .panelMode(.calibrating))
+        // Refused: a rotation, a frame or a tap out of range, and a wrong length.
+        let good = Array(SessionRequest.calibrated(taps).encoded)
+        var bad = good
+        bad[4] = 4
+        #expect(decodeError(bad) == .wrongCalibration("unknown rotation 4"))
+        bad = good
+        bad[5] = 0
+        bad[6] = 0
+        #expect(decodeError(bad) == .wrongCalibration("a frame of 0x800"))
+        bad = good
+        bad[9...12] = [0x00, 0x2D, 0xC6, 0xC1]  // 3.000001
+        #expect(decodeError(bad) == .wrongCalibration("tap 1 at 3.000001 of the device's range, outside -1.0...2.0"))
+        #expect(decodeError(Array(good.dropLast())) == .wrongLength(type: 0x09, expected: 49, actual: 48))
+        #expect(decodeError(header + [0x08, 0]) == .wrongLength(type: 0x08, expected: 4, actual: 5))
+        #expect(replyError(header + [0x8A] + Array(body.dropLast())) == .wrongLength(type: 0x8A, expected: 49, actual: 48))
+        for older in [headerV1, headerV2, headerV3, headerV4] {
+            #expect(decodeError(older + [0x08]) == .unknownType(0x08))
+            #expect(decodeError(older + [0x09] + Array(body)) == .unknownType(0x09))
+            #expect(replyError(older + [0x8A] + Array(body)) == .unknownType(0x8A))
+        }
+        #expect(decodeError(headerV4 + [0x04, 3]) == .unknownPanelMode(3))
+        #expect(replyError(headerV4 + [0x87, 3]) == .unknownPanelMode(3))
+        // A touch that cannot be said is sent as one the reader refuses.
+        let nan = CalibrationTaps(rotation: .none, width: 10, height: 10, touches: [Point(x: .nan, y: 0)])
+        #expect(decodeError(SessionRequest.calibrated(nan).encoded) != nil)
     }
 
     @Test("version 4's enrolment: enroll, enrolled, enrollment, the enrolling panel and noPanelFace have their bytes, none before version 4")
@@ -217,8 +262,8 @@ struct SessionMessageTests {
             #expect(replyError([0x47, 0x4C, UInt8(version), 0x81]) == .unsupportedVersion(UInt8(version)))
         }
         for type in 0...255 {
-            if !(0x01...0x07).contains(type) { #expect(decodeError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
-            if !(0x81...0x89).contains(type) { #expect(replyError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
+            if !(0x01...0x09).contains(type) { #expect(decodeError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
+            if !(0x81...0x8A).contains(type) { #expect(replyError(header + [UInt8(type)]) == .unknownType(UInt8(type))) }
         }
     }
 

@@ -74,7 +74,7 @@ extension SessionSocketTests {
         panel?.end()
         #expect(early.replies == [.notChecked(.noPanelFace)])
         #expect(panel?.reports.prefix(3) == [.serviceAvailable, .enrollmentStarted, .enrollmentEnded], "\(panel?.reports ?? [])")
-        #expect(journal.contains("session socket: the enrolment ended without a pattern: gridlock enroll went away before a pattern was drawn"),
+        #expect(journal.contains("session socket: the enrolment ended without a pattern: gridlock enroll went away first"),
                 "journal: \(journal)")
     }
 

@@ -37,6 +37,9 @@ final class ScriptedTouchSource: TouchSource {
     private(set) var grabs: [Bool] = []
     func setGrabbed(_ grabbed: Bool) { grabs.append(grabbed) }
     func setFrame(_ frame: Size, rotation: Rotation) {}
+    /// Every change of calibration asked for, in order.
+    private(set) var calibrated: [Bool] = []
+    func setCalibrated(_ calibrated: Bool) { self.calibrated.append(calibrated) }
 
     /// The node read now; a test unplugs it by setting nil.
     var devicePath: String? = "/dev/input/event7"
@@ -45,6 +48,12 @@ final class ScriptedTouchSource: TouchSource {
     func draw(_ nodes: [Int], on layout: GridLayout) {
         let points = nodes.map(layout.center(of:))
         pending = [.down(points[0])] + points.dropFirst().map { .move($0) } + [.up]
+        step?.due = loop?.time
+    }
+
+    /// Touches `point` and lifts, on the next rounds.
+    func tap(_ point: Point) {
+        pending = [.down(point), .up]
         step?.due = loop?.time
     }
 

@@ -53,6 +53,13 @@ public struct FaceMachine: Sendable {
         /// Both drawings agreed and were sent (`enrolled`): shown until gridlockd gives the
         /// panel back to the lock.
         case enrollSent(nodes: [Int])
+        /// `gridlock calibrate` asked for the crosses (`panelMode(.calibrating)`, only to the
+        /// face that holds the panel): `taps` of `CalibrationTaps.targets` read so far, each
+        /// normalised to the surface it landed on, in the logical frame.
+        case calibrating(taps: [Point])
+        /// Every cross tapped and the taps sent (`calibrated`): nothing shown until gridlockd
+        /// gives the panel back to the lock.
+        case calibrationSent
         /// The session is unlocked; the face waits to lock it again.
         case unlocked
     }
@@ -86,6 +93,9 @@ public struct FaceMachine: Sendable {
         /// Let the panel's display and touchscreen go (false), for an action of gridlockd's,
         /// or take them back (true). Only with `FaceSettings.holdsPanel`.
         case holdPanel(Bool)
+        /// Read touches through the touchscreen's calibration (true), or set it aside (false)
+        /// while calibrating, so that a tap says where the device itself put the finger.
+        case calibrateTouch(Bool)
     }
 
     public private(set) var phase: Phase = .waitingForService
@@ -94,6 +104,8 @@ public struct FaceMachine: Sendable {
     public private(set) var shape: GridShape
     public private(set) var minimumNodes: Int
     private var tracker: PatternTracker?
+    /// Where the finger is while calibrating (its last position), nil while none is down.
+    private var calibrationFinger: Point?
     /// When the finger last said anything, for `stuckTouchTimeout`.
     private var lastTouchAt: Instant?
     private var timer = ShellTimer()
@@ -168,6 +180,14 @@ public struct FaceMachine: Sendable {
             phase = .waitingForService
             effects.append(.report(.serviceLost))
             return
+        case .calibrating, .calibrationSent:
+            // Nobody will take the taps: the touchscreen's calibration applies again.
+            calibrationFinger = nil
+            phase = .waitingForService
+            effects.append(.calibrateTouch(true))
+            effects.append(.report(.calibrationEnded))
+            effects.append(.report(.serviceLost))
+            return
         case .accepted:
             // gridlockd's verdict is in and its action runs: the unlock it granted stands.
             effects.append(.report(.serviceLost))
@@ -211,7 +231,7 @@ public struct FaceMachine: Sendable {
                 phase = .waitingForService
                 effects.append(.report(.notChecked(reason)))
             }
-        case .noted, .panelMode, .lockChanged, .enrollment:
+        case .noted, .panelMode, .lockChanged, .enrollment, .calibration:
             // A report's acknowledgement, the panel's mode or the lock's news (an enrolment's
             // nodes go to `gridlock enroll`, never to a face), never a check's answer: the
             // answer is still to come.
@@ -243,6 +263,13 @@ public struct FaceMachine: Sendable {
             tracker?.cancel()
             phase = .enrollFirst
             effects.append(.report(.enrollmentStarted))
+        case .calibrating:
+            guard !isCalibrating else { return }
+            tracker?.cancel()
+            calibrationFinger = nil
+            phase = .calibrating(taps: [])
+            effects.append(.calibrateTouch(false))
+            effects.append(.report(.calibrationStarted))
         case .lock:
             if phase == .handedOver {
                 effects.append(.holdPanel(true))
@@ -250,6 +277,10 @@ public struct FaceMachine: Sendable {
             } else if isEnrolling {
                 tracker?.cancel()
                 effects.append(.report(.enrollmentEnded))
+            } else if isCalibrating {
+                calibrationFinger = nil
+                effects.append(.calibrateTouch(true))
+                effects.append(.report(.calibrationEnded))
             } else {
                 return
             }
@@ -264,6 +295,41 @@ public struct FaceMachine: Sendable {
         switch phase {
         case .enrollFirst, .enrollConfirm, .enrollRetry, .enrollSent: true
         default: false
+        }
+    }
+
+    /// Whether the panel is lent to `gridlock calibrate`.
+    private var isCalibrating: Bool {
+        switch phase {
+        case .calibrating, .calibrationSent: true
+        default: false
+        }
+    }
+
+    /// A touch while calibrating: where the finger lifts is its tap on the cross shown (a
+    /// cancelled contact taps nothing); the last cross's tap sends them all.
+    private mutating func calibrationTouch(_ touch: TouchEvent, layout: GridLayout, _ effects: inout [Effect]) {
+        guard case .calibrating(var taps) = phase else { return }
+        switch touch {
+        case .down(let point), .move(let point):
+            calibrationFinger = point
+        case .cancel:
+            calibrationFinger = nil
+        case .up:
+            guard let point = calibrationFinger else { return }
+            calibrationFinger = nil
+            let frame = layout.frame
+            taps.append(Point(x: (point.x - frame.x) / frame.width, y: (point.y - frame.y) / frame.height))
+            effects.append(.report(.calibrationTapped(step: taps.count, of: CalibrationTaps.targets.count)))
+            guard taps.count == CalibrationTaps.targets.count else {
+                phase = .calibrating(taps: taps)
+                return
+            }
+            phase = .calibrationSent
+            let rotation = settings.panelRotation
+            effects.append(.send(.calibrated(CalibrationTaps(
+                rotation: rotation, width: Int(frame.width.rounded()), height: Int(frame.height.rounded()),
+                touches: taps.map { rotation.physical(fromLogical: $0) }))))
         }
     }
 
@@ -318,7 +384,7 @@ public struct FaceMachine: Sendable {
                 effects.append(.report(.lockoutEnded))
             }
         case .drawing, .checking, .rejected, .accepted, .unlocked, .handedOver, .enrollFirst, .enrollConfirm, .enrollRetry,
-             .enrollSent:
+             .enrollSent, .calibrating, .calibrationSent:
             break
         }
     }
@@ -354,13 +420,14 @@ public struct FaceMachine: Sendable {
 
     private var acceptsTouch: Bool {
         switch phase {
-        case .ready, .drawing, .tooShort, .notChecked, .enrollFirst, .enrollConfirm: true
+        case .ready, .drawing, .tooShort, .notChecked, .enrollFirst, .enrollConfirm, .calibrating: true
         case .waitingForService, .asking, .checking, .rejected, .awaitingLockout, .lockedOut, .accepted, .unlocked, .handedOver,
-             .enrollRetry, .enrollSent: false
+             .enrollRetry, .enrollSent, .calibrationSent: false
         }
     }
 
     private mutating func handleTouch(_ touch: TouchEvent, layout: GridLayout, now: Instant, _ effects: inout [Effect]) {
+        if isCalibrating { return calibrationTouch(touch, layout: layout, &effects) }
         guard acceptsTouch, layout.shape == shape else { return }
         lastTouchAt = now
         switch touch {
@@ -457,7 +524,7 @@ public struct FaceMachine: Sendable {
         case .asking(let since):
             return since + settings.answerPatience
         case .waitingForService, .ready, .drawing, .checking, .awaitingLockout, .unlocked, .handedOver, .enrollFirst,
-             .enrollConfirm, .enrollSent:
+             .enrollConfirm, .enrollSent, .calibrating, .calibrationSent:
             return nil
         }
     }
@@ -493,6 +560,20 @@ public struct FaceMachine: Sendable {
     /// only on the surface the stroke is drawn on; the nodes and the path on every one.
     public func scene(on layout: GridLayout, now: Instant) -> Scene {
         var scene = Scene(layout: layout, message: .prompt)
+        switch phase {
+        case .calibrating(let taps):
+            // The crosses stand where `gridlock calibrate` fits them, whatever the grid.
+            let target = CalibrationTaps.targets[taps.count]
+            scene.message = .calibrate(step: taps.count + 1, count: CalibrationTaps.targets.count)
+            scene.target = Point(x: layout.frame.x + target.x * layout.frame.width, y: layout.frame.y + target.y * layout.frame.height)
+            return scene
+        case .calibrationSent:
+            scene.message = .none
+            scene.target = Point(x: layout.frame.x + 0.5 * layout.frame.width, y: layout.frame.y + 0.5 * layout.frame.height)
+            return scene
+        default:
+            break
+        }
         guard layout.shape == shape else {
             scene.message = .serviceUnavailable
             return scene
@@ -543,6 +624,8 @@ public struct FaceMachine: Sendable {
         case .accepted(let nodes, _):
             scene.message = .success
             show(nodes, look: .success)
+        case .calibrating, .calibrationSent:
+            break  // above
         case .unlocked, .handedOver:
             // Drawn by nobody while an action holds the panel; the success look if it is.
             scene.message = .success
@@ -567,6 +650,9 @@ public struct FaceSettings: Hashable, Sendable {
     /// it lets go while gridlockd hands the panel over to an action. A face in a user's
     /// session holds no panel.
     public var holdsPanel = false
+    /// The panel's display rotation (`[display] rotation=`), which calibration's taps are
+    /// turned back through: the touchscreen's matrix acts before it.
+    public var panelRotation: Rotation = .none
 
     public init() {}
 }
@@ -598,4 +684,10 @@ public enum FaceReport: Hashable, Sendable {
     case enrollmentSent(nodes: Int)
     /// gridlockd gave the panel back to the lock: enrolled, or `gridlock enroll` gave up.
     case enrollmentEnded
+    /// `gridlock calibrate` asked gridlockd for the crosses on this face.
+    case calibrationStarted
+    /// A cross tapped; the last one's tap sends them all (never a matrix: the asker fits it).
+    case calibrationTapped(step: Int, of: Int)
+    /// gridlockd gave the panel back to the lock: calibrated, or `gridlock calibrate` gave up.
+    case calibrationEnded
 }

@@ -47,8 +47,10 @@ public enum FeedbackCue: String, Hashable, Sendable, CaseIterable {
         case .rejected, .enrollmentMismatch: .wrongPattern
         case .accepted, .enrollmentSent: .accepted
         case .lockedOut: .lockoutStarted
+        case .calibrationTapped: .nodeSelected
         case .serviceAvailable, .serviceLost, .serviceSilent, .lockoutEnded, .notChecked, .tooShort, .strokeCancelled, .relocked,
-             .panelHandedOver, .panelBack, .enrollmentStarted, .enrollmentFirstDrawn, .enrollmentTooShort, .enrollmentEnded: nil
+             .panelHandedOver, .panelBack, .enrollmentStarted, .enrollmentFirstDrawn, .enrollmentTooShort, .enrollmentEnded,
+             .calibrationStarted, .calibrationEnded: nil
         }
     }
 

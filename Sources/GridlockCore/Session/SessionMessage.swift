@@ -10,10 +10,11 @@ public enum SessionProtocol {
     /// The newest version this side speaks: 2 adds a face's `report`, 3 the panel handed
     /// over to an action (`watchPanel`, `panelMode`, the `handedOver` status), 4 the lock's
     /// changes told as they happen (`watchLock`, `lockChanged`) and enrolment through the
-    /// panel's face (`enroll`, `enrolled`, `enrollment`, the panel `enrolling`).
-    public static let version: UInt8 = 4
+    /// panel's face (`enroll`, `enrolled`, `enrollment`, the panel `enrolling`), 5 calibration
+    /// through the panel's face (`calibrate`, `calibrated`, `calibration`, the panel `calibrating`).
+    public static let version: UInt8 = 5
     /// Every version this side reads and answers in (a face of version 1 is answered in 1).
-    public static let versions: ClosedRange<UInt8> = 1...4
+    public static let versions: ClosedRange<UInt8> = 1...5
     public static let headerLength = 4
     /// The longest message: a check of every node of the largest grid (8 x 8).
     public static let maximumLength = headerLength + 1 + maximumNodes
@@ -48,9 +49,18 @@ public enum PanelMode: UInt8, Hashable, Sendable, CaseIterable {
     /// `gridlock enroll` asked for a new pattern (version 4): the face collects it, drawn
     /// twice, and sends it back (`enrolled`).
     case enrolling = 2
+    /// `gridlock calibrate` asked for the five crosses (version 5): the face shows them, reads
+    /// a tap on each with its touchscreen's calibration set aside, and sends them (`calibrated`).
+    case calibrating = 3
 
     /// The oldest version that has this mode.
-    public var sinceVersion: UInt8 { self == .enrolling ? 4 : 3 }
+    public var sinceVersion: UInt8 {
+        switch self {
+        case .lock, .handedOver: 3
+        case .enrolling: 4
+        case .calibrating: 5
+        }
+    }
 }
 
 /// What a face asks.
@@ -80,6 +90,12 @@ public enum SessionRequest: Hashable, Sendable {
     /// The pattern drawn twice on the panel's face while the panel is `enrolling` (version
     /// 4), numbered as a check's; answered `noted`.
     case enrolled(nodes: [Int])
+    /// Have the panel's face show calibration's crosses (version 5; root only: `gridlock
+    /// calibrate`). Answered `calibration` with the taps once the face sent them, or
+    /// `notChecked` as an `enroll` is.
+    case calibrate
+    /// A tap on each cross while the panel is `calibrating` (version 5); answered `noted`.
+    case calibrated(CalibrationTaps)
 
     enum Code: UInt8 {
         case check = 0x01
@@ -89,6 +105,8 @@ public enum SessionRequest: Hashable, Sendable {
         case watchLock = 0x05
         case enroll = 0x06
         case enrolled = 0x07
+        case calibrate = 0x08
+        case calibrated = 0x09
     }
 
     /// The oldest version that has this request.
@@ -98,6 +116,7 @@ public enum SessionRequest: Hashable, Sendable {
         case .report: 2
         case .watchPanel: 3
         case .watchLock, .enroll, .enrolled: 4
+        case .calibrate, .calibrated: 5
         }
     }
 
@@ -114,6 +133,10 @@ public enum SessionRequest: Hashable, Sendable {
             SessionProtocol.header(Code.enrolled.rawValue, version: version) + Self.nodeList(nodes)
         case .enroll:
             SessionProtocol.header(Code.enroll.rawValue, version: version)
+        case .calibrate:
+            SessionProtocol.header(Code.calibrate.rawValue, version: version)
+        case .calibrated(let taps):
+            SessionProtocol.header(Code.calibrated.rawValue, version: version) + taps.body
         case .status:
             SessionProtocol.header(Code.status.rawValue, version: version)
         case .report(let event):
@@ -137,6 +160,14 @@ public enum SessionRequest: Hashable, Sendable {
         let (version, type) = try SessionDecodeError.checkHeader(bytes)
         guard let code = Code(rawValue: type) else { throw .unknownType(type) }
         switch code {
+        case .calibrate:
+            guard version >= 5 else { throw .unknownType(type) }
+            try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength, type: type)
+            self = .calibrate
+        case .calibrated:
+            guard version >= 5 else { throw .unknownType(type) }
+            try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength + CalibrationTaps.bodyLength, type: type)
+            self = .calibrated(try CalibrationTaps.decode(bytes[SessionProtocol.headerLength...]))
         case .watchLock, .enroll:
             guard version >= 4 else { throw .unknownType(type) }
             try SessionDecodeError.checkLength(bytes, SessionProtocol.headerLength, type: type)
@@ -208,7 +239,8 @@ public enum NotCheckedReason: UInt8, Hashable, Sendable, CaseIterable {
     case notRecorded = 7
     /// Too many connections, or too many messages a second: the connection is closed.
     case overloaded = 8
-    /// An `enroll` with no face holding the panel, or whose face went (version 4).
+    /// An `enroll` (or, version 5, a `calibrate`) with no face holding the panel, or whose
+    /// face went (version 4).
     case noPanelFace = 9
 }
 
@@ -261,6 +293,8 @@ public enum SessionReply: Hashable, Sendable {
     case lockChanged(SessionStatus)
     /// The answer to an `enroll`: the pattern the panel's face collected (version 4).
     case enrollment(nodes: [Int])
+    /// The answer to a `calibrate`: the taps the panel's face read (version 5).
+    case calibration(CalibrationTaps)
 
     enum Code: UInt8 {
         case accepted = 0x81
@@ -272,6 +306,7 @@ public enum SessionReply: Hashable, Sendable {
         case panelMode = 0x87
         case lockChanged = 0x88
         case enrollment = 0x89
+        case calibration = 0x8A
 
         /// The oldest version that has this reply.
         var sinceVersion: UInt8 {
@@ -280,6 +315,7 @@ public enum SessionReply: Hashable, Sendable {
             case .noted: 2
             case .panelMode: 3
             case .lockChanged, .enrollment: 4
+            case .calibration: 5
             }
         }
     }
@@ -318,6 +354,8 @@ public enum SessionReply: Hashable, Sendable {
             return header(.lockChanged) + Self.body(of: status, version: version)
         case .enrollment(let nodes):
             return header(.enrollment) + SessionRequest.nodeList(nodes)
+        case .calibration(let taps):
+            return header(.calibration) + taps.body
         }
     }
 
@@ -346,6 +384,7 @@ public enum SessionReply: Hashable, Sendable {
         case .lockedOut: 4
         case .notChecked: 1
         case .status, .lockChanged: 9
+        case .calibration: CalibrationTaps.bodyLength
         case .enrollment: nil
         }
     }
@@ -360,6 +399,8 @@ public enum SessionReply: Hashable, Sendable {
         }
         let body = Array(bytes[SessionProtocol.headerLength...])
         switch code {
+        case .calibration:
+            self = .calibration(try CalibrationTaps.decode(body[...]))
         case .enrollment:
             // On the largest grid: the reader builds the pattern on its own grid, which checks it.
             self = .enrollment(nodes: try SessionRequest.nodes(bytes, nodeCount: SessionProtocol.maximumNodes))
@@ -449,6 +490,8 @@ public enum SessionDecodeError: Error, Hashable, Sendable, CustomStringConvertib
     case minimumOutOfRange(Int)
     /// A status reply's seconds when it is not a lockout's, or a reason beside ready or locked out.
     case nonZeroUnused
+    /// Calibration's taps that are not five taps on a known rotation and frame (version 5).
+    case wrongCalibration(String)
 
     public var description: String {
         switch self {
@@ -470,6 +513,7 @@ public enum SessionDecodeError: Error, Hashable, Sendable, CustomStringConvertib
         case .gridOutOfRange(let rows, let columns): "a grid of \(rows)x\(columns)"
         case .minimumOutOfRange(let minimum): "a minimum of \(minimum) nodes"
         case .nonZeroUnused: "a field this state does not use is not 0"
+        case .wrongCalibration(let why): "calibration taps: \(why)"
         }
     }
 

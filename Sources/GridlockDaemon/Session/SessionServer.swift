@@ -84,13 +84,13 @@ final class SessionServer {
     var lockView: () -> LockView = { LockView(rows: 3, columns: 3, minimumNodes: 4, lockoutEnds: nil) }
     /// Connections whose `watchLock` waits for the lock to leave what they were told (version 4).
     private(set) var lockWatchers: Set<ConnectionID> = []
-    /// The `enroll` waiting for its pattern (root's `gridlock enroll`), and the faces told the
-    /// panel is enrolling, one of which sends it (version 4). While it lasts the panel is
-    /// `enrolling` and every check is answered busy.
-    private(set) var enrolment: (asker: ConnectionID, faces: Set<ConnectionID>)?
+    /// The panel lent to root's `enroll` (version 4) or `calibrate` (version 5), waiting for
+    /// what a face told of it sends. While it lasts the panel is `enrolling` or
+    /// `calibrating` and every check is answered busy.
+    private(set) var loan: PanelLoan?
 
-    /// The panel's mode as faces are told it: lent to an enrolment, or gridlockd's.
-    private var currentPanelMode: PanelMode { enrolment != nil ? .enrolling : panelMode() }
+    /// The panel's mode as faces are told it: lent, or gridlockd's.
+    private var currentPanelMode: PanelMode { loan?.mode ?? panelMode() }
     /// Connections whose `watchPanel` waits for the panel's mode to differ from the one it
     /// named (version 3): neither idle nor evicted while they wait.
     private(set) var panelWatchers: [ConnectionID: PanelMode] = [:]
@@ -206,66 +206,71 @@ final class SessionServer {
         return true
     }
 
-    /// A `status` reply now: gridlockd's, busy while the panel is lent to an enrolment.
+    /// A `status` reply now: gridlockd's, busy while the panel is lent.
     private func statusNow(_ peer: PeerCredentials) -> SessionReply {
         let reply = status(peer)
-        guard enrolment != nil, case .status(var status) = reply else { return reply }
+        guard loan != nil, case .status(var status) = reply else { return reply }
         status.state = .notChecking(.busy)
         return .status(status)
     }
 
-    // MARK: - Enrolment through the panel's face
+    // MARK: - The panel lent to root's enroll or calibrate
 
-    /// Root's `enroll`: the panel is lent to it if a face holds the panel and nothing else
-    /// has it (another enrolment, an action, a check on its way to a verdict).
-    private func beginEnrolment(for id: ConnectionID, _ client: Client) {
-        guard enrolment == nil, panelMode() == .lock, awaited.isEmpty else {
-            Journal.log(.warning, "session socket: the enrolment asked by \(client.peer) is refused: the panel is busy (a check, an action or another enrolment)")
+    /// Root's `enroll` or `calibrate`: the panel is lent to it if a face holds the panel and
+    /// nothing else has it (another loan, an action, a check on its way to a verdict).
+    private func lend(_ mode: PanelMode, to id: ConnectionID, _ client: Client) {
+        let purpose = PanelLoan.purpose(mode)
+        guard loan == nil, panelMode() == .lock, awaited.isEmpty else {
+            Journal.log(.warning, "session socket: the \(purpose.noun) asked by \(client.peer) is refused: the panel is busy (a check, an action, an enrolment or a calibration)")
             return send(.notChecked(.busy), to: id, client)
         }
         guard panelWatchers.values.contains(.lock) else {
-            Journal.log(.warning, "session socket: the enrolment asked by \(client.peer) cannot start: no lock face holds the panel (is gridlock-panel running?)")
+            Journal.log(.warning, "session socket: the \(purpose.noun) asked by \(client.peer) cannot start: no lock face holds the panel (is gridlock-panel running?)")
             return send(.notChecked(.noPanelFace), to: id, client)
         }
-        enrolment = (id, [])
-        Journal.log(.notice, "session socket: \(client.peer) asks for a pattern drawn on the panel's face (gridlock enroll)",
-                    JournalFields(fields: ["GRIDLOCK_EVENT": "enrol-start", "GRIDLOCK_PEER_UID": String(client.peer.uid)]))
+        loan = PanelLoan(asker: id, mode: mode)
+        Journal.log(.notice, "session socket: \(client.peer) asks for \(purpose.asked) on the panel's face (\(purpose.command))",
+                    JournalFields(fields: ["GRIDLOCK_EVENT": purpose.event + "-start", "GRIDLOCK_PEER_UID": String(client.peer.uid)]))
         let told = panelModeChanged()
-        enrolment?.faces = told
-        if told.isEmpty { endEnrolment(answering: .notChecked(.noPanelFace), "no lock face could be told") }
+        loan?.faces = told
+        if told.isEmpty { endLoan(answering: .notChecked(.noPanelFace), "no lock face could be told") }
     }
 
-    /// A face told of the enrolment sent the pattern drawn twice on it: to the asker, and
-    /// the panel goes back to the lock. The journal has the count, never the nodes.
-    private func enrolled(_ nodes: [Int], from id: ConnectionID, _ client: Client) {
-        guard let current = enrolment, current.faces.contains(id) else {
-            return refuse(id, .malformed, "a pattern for an enrolment nobody asked of it")
+    /// A face told of the loan sent what it was lent for: to the asker, and the panel goes
+    /// back to the lock. The journal says what came, never a pattern's nodes.
+    private func delivered(_ reply: SessionReply, for mode: PanelMode, from id: ConnectionID, _ client: Client) {
+        let purpose = PanelLoan.purpose(mode)
+        guard let current = loan, current.mode == mode, current.faces.contains(id) else {
+            return refuse(id, .malformed, "\(purpose.delivered), which no \(purpose.noun) asked of it")
         }
-        guard nodes.count >= lockView().minimumNodes else { return send(.notChecked(.tooShort), to: id, client) }
+        if case .enrollment(let nodes) = reply, nodes.count < lockView().minimumNodes {
+            return send(.notChecked(.tooShort), to: id, client)
+        }
         send(.noted, to: id, client)
-        Journal.log(.notice, "session socket: the lock face of \(client.peer) sent the pattern drawn for gridlock enroll (\(nodes.count) nodes)",
-                    JournalFields(fields: ["GRIDLOCK_EVENT": "enrol-drawn", "GRIDLOCK_PEER_UID": String(client.peer.uid)]))
-        endEnrolment(answering: .enrollment(nodes: nodes), nil)
+        Journal.log(.notice, "session socket: the lock face of \(client.peer) sent \(purpose.delivered) for \(purpose.command)\(reply.deliveredSize)",
+                    JournalFields(fields: ["GRIDLOCK_EVENT": purpose.event + "-\(purpose.eventDone)", "GRIDLOCK_PEER_UID": String(client.peer.uid)]))
+        endLoan(answering: reply, nil)
     }
 
-    /// The enrolment ends: its asker (if still there) answered, the faces told the panel
-    /// is the lock's again. `why`, when it ended without a pattern, is logged.
-    private func endEnrolment(answering reply: SessionReply?, _ why: String?) {
-        guard let current = enrolment else { return }
-        enrolment = nil
-        if let why { Journal.log(.warning, "session socket: the enrolment ended without a pattern: \(why)") }
+    /// The loan ends: its asker (if still there) answered, the faces told the panel is the
+    /// lock's again. `why`, when it ended with nothing delivered, is logged.
+    private func endLoan(answering reply: SessionReply?, _ why: String?) {
+        guard let current = loan else { return }
+        loan = nil
+        if let why { Journal.log(.warning, "session socket: the \(PanelLoan.purpose(current.mode).noun) ended without \(PanelLoan.purpose(current.mode).missing): \(why)") }
         if let reply, let asker = clients[current.asker] { send(reply, to: current.asker, asker) }
         panelModeChanged()
     }
 
-    /// A connection of the enrolment closed: its asker (`gridlock enroll` gave up, or was
-    /// stopped), or the last face that could draw it.
-    private func enrolmentLost(_ id: ConnectionID) {
-        guard var current = enrolment else { return }
-        if current.asker == id { return endEnrolment(answering: nil, "gridlock enroll went away before a pattern was drawn") }
+    /// A connection of the loan closed: its asker (the command gave up, or was stopped), or
+    /// the last face that could serve it.
+    private func loanLost(_ id: ConnectionID) {
+        guard var current = loan else { return }
+        let purpose = PanelLoan.purpose(current.mode)
+        if current.asker == id { return endLoan(answering: nil, "\(purpose.command) went away first") }
         guard current.faces.remove(id) != nil else { return }
-        enrolment = current
-        if current.faces.isEmpty { endEnrolment(answering: .notChecked(.noPanelFace), "the lock face that held the panel went away") }
+        loan = current
+        if current.faces.isEmpty { endLoan(answering: .notChecked(.noPanelFace), "the lock face that held the panel went away") }
     }
 
     /// A face told of the handover let the panel go, or went: the action starts once all have.
@@ -292,14 +297,14 @@ final class SessionServer {
     /// Whether a check of this connection awaits its verdict, or it watches the panel: then
     /// it is neither idle nor evicted.
     private func isAwaiting(_ id: ConnectionID) -> Bool {
-        panelWatchers[id] != nil || lockWatchers.contains(id) || enrolment?.asker == id || awaited.values.contains { $0.connection == id }
+        panelWatchers[id] != nil || lockWatchers.contains(id) || loan?.asker == id || awaited.values.contains { $0.connection == id }
     }
 
     /// Answers every check still awaited `stopping`, closes every connection and the
     /// listener, and removes the socket's name.
     func detach() {
         for check in awaited.keys.sorted(by: { $0.rawValue < $1.rawValue }) { answer(check, .notChecked(.stopping)) }
-        endEnrolment(answering: .notChecked(.stopping), "gridlockd is stopping")
+        endLoan(answering: .notChecked(.stopping), "gridlockd is stopping")
         for id in clients.keys.sorted() { close(id) }
         if let listening { loop.unwatch(listening) }
         listening = nil
@@ -470,8 +475,8 @@ final class SessionServer {
             client.version = version
             clients[id] = client
         }
-        guard client.allowed || request == .enroll || request == .status else {
-            // Root, admitted for `enroll` and the `status` that tells it the grid.
+        guard client.allowed || request == .enroll || request == .calibrate || request == .status else {
+            // Root, admitted for `enroll`, `calibrate` and the `status` that tells it the grid.
             logRefusal(of: client.peer, kind: "session-refused", "refused a connection from \(client.peer): not in [session] allow-users= or allow-group=")
             try? client.connection.send(SessionReply.notChecked(.refusedPeer).encoded(version: SessionProtocol.versions.lowerBound))
             client.connection.discardQueued(upTo: Self.mostQueuedDiscarded)
@@ -486,9 +491,14 @@ final class SessionServer {
             send(statusNow(client.peer), to: id, client)
         case .enroll:
             guard client.peer.uid == 0 else { return refuse(id, .refusedPeer, "an enroll from \(client.peer): only root may enrol") }
-            beginEnrolment(for: id, client)
+            lend(.enrolling, to: id, client)
+        case .calibrate:
+            guard client.peer.uid == 0 else { return refuse(id, .refusedPeer, "a calibrate from \(client.peer): only root may calibrate") }
+            lend(.calibrating, to: id, client)
         case .enrolled(let nodes):
-            enrolled(nodes, from: id, client)
+            delivered(.enrollment(nodes: nodes), for: .enrolling, from: id, client)
+        case .calibrated(let taps):
+            delivered(.calibration(taps), for: .calibrating, from: id, client)
         case .watchPanel(let watched):
             let mode = currentPanelMode
             if mode == watched { panelWatchers[id] = watched } else { send(.panelMode(mode), to: id, client) }
@@ -496,8 +506,8 @@ final class SessionServer {
         case .watchLock:
             let view = lockView()
             if client.toldLock == view || !tellLock(view, to: id, client) { lockWatchers.insert(id) }
-        case .check where enrolment != nil:
-            // The panel is lent to an enrolment: nothing is checked, nothing counted.
+        case .check where loan != nil:
+            // The panel is lent to an enrolment or a calibration: nothing is checked, nothing counted.
             send(.notChecked(.busy), to: id, client)
         case .check(let nodes):
             let check = CheckID(nextCheck)
@@ -544,7 +554,7 @@ final class SessionServer {
         lockWatchers.remove(id)
         guard let client = clients.removeValue(forKey: id) else { return }
         released(by: id)
-        enrolmentLost(id)
+        loanLost(id)
         if let watching = client.watching { loop.unwatch(watching) }
         client.connection.close()
     }
@@ -563,6 +573,7 @@ extension SessionReply {
         case .panelMode(let mode): "panel \(mode)"
         case .lockChanged: "lock changed"
         case .enrollment(let nodes): "a pattern for gridlock enroll (\(nodes.count) nodes)"
+        case .calibration: "calibration's taps for gridlock calibrate"
         }
     }
 
@@ -571,7 +582,7 @@ extension SessionReply {
     var wasChecked: Bool {
         switch self {
         case .accepted, .rejected, .notChecked(.tooShort), .notChecked(.notRecorded), .notChecked(.stopping): true
-        case .lockedOut, .notChecked, .status, .noted, .panelMode, .lockChanged, .enrollment: false
+        case .lockedOut, .notChecked, .status, .noted, .panelMode, .lockChanged, .enrollment, .calibration: false
         }
     }
 }
@@ -583,6 +594,7 @@ extension PanelMode {
         case .lock: "the panel is back"
         case .handedOver: "the panel is handed over"
         case .enrolling: "the panel is lent to gridlock enroll"
+        case .calibrating: "the panel is lent to gridlock calibrate"
         }
     }
 }

@@ -51,6 +51,9 @@ public final class EvdevTouchSource: TouchSource {
     private var frame: Size
     private var rotation: Rotation
     private var grabWanted: Bool
+    /// False while calibrating: touches are mapped through the identity, on this device
+    /// and on any opened meanwhile.
+    private var calibratedWanted = true
     /// What was last logged about the choice, so that a burst of hotplug events does not
     /// repeat the same lines.
     private var lastChoiceLog: [String] = []
@@ -98,6 +101,15 @@ public final class EvdevTouchSource: TouchSource {
         self.frame = frame
         self.rotation = rotation
         lifecycle.node?.reader.setFrame(frame, rotation: rotation)
+    }
+
+    public func setCalibrated(_ calibrated: Bool) {
+        guard calibrated != calibratedWanted else { return }
+        calibratedWanted = calibrated
+        if let path = lifecycle.node?.handle.path {
+            log(.info, calibrated ? "calibration of \(path): applied again" : "calibration of \(path): set aside while calibrating (raw touches)")
+        }
+        lifecycle.node?.reader.setCalibrated(calibrated)
     }
 
     // MARK: What the loop and tests can see
@@ -151,6 +163,7 @@ public final class EvdevTouchSource: TouchSource {
             return nil
         }
         var reader = EvdevTouchReader(pipeline: pipeline)
+        reader.setCalibrated(calibratedWanted)
         reader.start(opened, at: now) { _, _ in }
         lastChoiceLog = []
         log(.info, "reading touches from \(path) \"\(opened.description.name)\": \(Self.summary(opened.description, pipeline))")

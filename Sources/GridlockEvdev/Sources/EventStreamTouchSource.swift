@@ -47,6 +47,10 @@ public final class EventStreamTouchSource: TouchSource {
         reader.setFrame(frame, rotation: rotation)
     }
 
+    public func setCalibrated(_ calibrated: Bool) {
+        reader.setCalibrated(calibrated)
+    }
+
     public var isExhausted: Bool { stream.ended || stream.failure != nil }
 
     private func read(now: Instant, _ emit: (TouchEvent, Instant) -> Void) {

@@ -31,10 +31,8 @@ public struct CalibrationFit: Hashable, Sendable {
     public let maxErrorPixels: Double
 
     /// Top-left, top-right, bottom-right, bottom-left (each 10 % in from the edges), centre;
-    /// normalised logical coordinates.
-    public static let targets: [Point] = [
-        Point(x: 0.1, y: 0.1), Point(x: 0.9, y: 0.1), Point(x: 0.9, y: 0.9), Point(x: 0.1, y: 0.9), Point(x: 0.5, y: 0.5),
-    ]
+    /// normalised logical coordinates: the crosses a panel's face shows too.
+    public static let targets: [Point] = CalibrationTaps.targets
 
     /// The targets in pixels of a logical frame.
     public static func targets(in frame: Size) -> [Point] {

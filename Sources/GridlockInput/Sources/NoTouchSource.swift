@@ -9,4 +9,5 @@ public final class NoTouchSource: TouchSource {
     public func detach() {}
     public func setGrabbed(_ grabbed: Bool) {}
     public func setFrame(_ frame: Size, rotation: Rotation) {}
+    public func setCalibrated(_ calibrated: Bool) {}
 }

@@ -56,6 +56,10 @@ public final class RecordingTouchSource: TouchSource {
         pipeline.setFrame(frame, rotation: rotation)
     }
 
+    public func setCalibrated(_ calibrated: Bool) {
+        pipeline.setCalibrated(calibrated)
+    }
+
     public var isExhausted: Bool { upcoming == nil }
 
     private var nextDue: Instant? { upcoming.map { $0.time + offset } }

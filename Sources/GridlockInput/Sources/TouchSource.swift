@@ -14,6 +14,10 @@ public protocol TouchSource: AnyObject {
     func setGrabbed(_ grabbed: Bool)
     /// The logical frame and rotation changed (a display appeared or changed mode).
     func setFrame(_ frame: Size, rotation: Rotation)
+    /// Map touches through the device's calibration matrix (true, as always but while
+    /// calibrating), or through the identity (false): where the device itself puts the finger,
+    /// which a new calibration is fitted on. A device opened meanwhile follows the setting.
+    func setCalibrated(_ calibrated: Bool)
     /// The device node read now, nil while there is none (a recording says nil always).
     var devicePath: String? { get }
     /// Nothing more will ever come: a recording played to its end (a device never is).
