@@ -1,7 +1,8 @@
 """Real touch controllers for the real-kernel tests: the touchscreens of the Linux kernel's HID
 selftests (tools/testing/selftests/hid/tests/test_multitouch.py), created in the guest
 through /dev/uhid so that the kernel's own drivers (hid-multitouch, hid-generic) make the
-events gridlockd reads. See docs/testing.md, "Real touch controllers (uhid)".
+events the panel's face (gridlock-panel) reads, as deployed apart from gridlockd, which
+checks its strokes. See docs/testing.md, "Real touch controllers (uhid)".
 
 The kernel's file is GPL-2.0 and stays out of this repository: tests/vm/fetch-hid-tests
 caches it from Debian's kernel source package, and this module reads it as data (Python's
@@ -290,7 +291,7 @@ class Geometry:
     """Maps grid nodes to fractions of the touch panel's axes: the node's centre in the logical
     frame (vmlib.Grid: GridLayout's geometry), turned back by the rotation
     (Rotation.physical(fromLogical:)), then through the inverse of the calibration matrix
-    (which gridlockd applies to raw normalised touches)."""
+    (which the face applies to raw normalised touches)."""
 
     def __init__(self, mode=(1280, 800), rotation=0, rows=3, columns=3, size=0.8, calibration=None):
         self.mode, self.rotation = tuple(mode), rotation
@@ -326,10 +327,14 @@ class Geometry:
 CORRECT, WRONG, SHORT = [1, 2, 3, 6, 9], [1, 4, 7, 8, 9], [1, 2]
 RESTING_NODE = 7  # where the second finger rests: on no node of CORRECT
 FRAME_MS, STEPS = 12, 4  # a frame every 12 ms, 4 frames from one node to the next
-# After an attempt's log line, the error or success feedback (which ignores input) must be over.
-FEEDBACK_MARGIN_MS = 150
-OUTCOME = ["attempt ", "stroke cancelled", "locked out"]
-UNLOCKED = ["action-ran", "attempt rejected", "attempt too short", "stroke cancelled", "locked out"]
+# After an attempt's log line, the error or success feedback (which ignores input) must be
+# over, and after a success the face must have asked gridlockd where it stands again (a
+# round trip on a loaded TCG guest).
+FEEDBACK_MARGIN_MS = 400
+# gridlockd's verdicts, and the face's own word for a stroke it never sent (too short, or
+# discarded when the device went).
+OUTCOME = ["attempt ", "stroke too short", "stroke discarded", "locked out"]
+UNLOCKED = ["action-ran", "attempt rejected", "stroke too short", "stroke discarded", "locked out"]
 
 
 def contact(finger, point, down=True):
@@ -360,7 +365,7 @@ def stroke_frames(points, lift=True, resting=None, hold_ms=0):
 
 
 def device_ready(device):
-    """Create the device; once gridlockd reads a node of it, list its nodes and check its mode."""
+    """Create the device; once the face reads a node of it, list its nodes and check its mode."""
     return [{"op": "mark", "text": f"{device.key} created"}, {"op": "create"},
             {"op": "open", "timeout_ms": 15000, "stable_ms": 50},
             {"op": "sync", "needles": ["reading touches from"], "timeout_ms": 5000},
@@ -382,9 +387,9 @@ def vanish(device, geometry):
     points = [geometry.point(n) for n in WRONG[:4]]
     return [{"op": "mark", "text": f"{device.key} vanish"},
             {"op": "frames", "frames": stroke_frames(points, lift=False, hold_ms=250)}, {"op": "destroy"},
-            # The cancellation, not the loss: gridlockd may log the loss first, and the
+            # The discarded stroke, not the loss: the face may log the loss first, and the
             # judge reads the log up to the helper's end.
-            {"op": "sync", "needles": ["stroke cancelled"], "timeout_ms": 5000}]
+            {"op": "sync", "needles": ["stroke discarded"], "timeout_ms": 5000}]
 
 
 def touchscreen_script(device, geometry, feedback_ms, full=True):
@@ -399,7 +404,7 @@ def touchscreen_script(device, geometry, feedback_ms, full=True):
 
 
 def refused_script(device):
-    """A device gridlockd must leave alone: created, its nodes judged, destroyed."""
+    """A device the face must leave alone: created, its nodes judged, destroyed."""
     return [{"op": "mark", "text": f"{device.key} created"}, {"op": "create"},
             {"op": "sync", "needles": [device.name], "timeout_ms": 5000},
             {"op": "pause", "ms": 500}, {"op": "list"},
@@ -431,7 +436,8 @@ def generate(path, jobs, folder):
 
 
 # ---------------------------------------------------------------------------------------------
-# Reading what happened: the helper's lines and gridlockd's, from the daemon's log file
+# Reading what happened: the helper's lines, the face's and gridlockd's, from the one log file
+# both programs' lines go to (the face's as "face| LINE")
 
 INPUT_PROP_DIRECT = 0x01
 ABS_X, ABS_Y, ABS_MT_POSITION_X, ABS_MT_POSITION_Y = 0x00, 0x01, 0x35, 0x36
@@ -476,7 +482,7 @@ class Played:
 
     def __init__(self, device, text):
         self.device, self.text = device, text
-        # gridlockd's lines by the helper's marks; the helper's own lines apart.
+        # The programs' lines by the helper's marks; the helper's own lines apart.
         self.sections, self.helper, self.daemon = {}, [], []
         self.driver, self.nodes = None, []
         current = "before"
@@ -515,7 +521,7 @@ class Played:
         return m.group(1) if m else None
 
     def skipped(self):
-        """{node path: gridlockd's reason} from its choice lines."""
+        """{node path: the face's reason} from its choice lines."""
         return dict(re.findall(r'skipped (/dev/input/event\d+) "[^"]*": (.*)', "\n".join(self.daemon)))
 
     def node_cells(self, chosen):
@@ -547,8 +553,9 @@ def judge_attempt(text, expect):
     accepted = len(re.findall(r"attempt accepted", text))
     ran = len(re.findall(r"action-ran", text))
     rejected = re.findall(r"attempt rejected \((\d+) nodes, (\d+) consecutive failures?\)", text)
-    short = re.findall(r"attempt too short \((\d+) nodes\), not counted", text)
-    cancelled = re.findall(r"stroke cancelled \(([\w-]+)\)", text)
+    # Never sent by the face, so never counted by gridlockd.
+    short = re.findall(r"stroke too short \((\d+) nodes\): not sent", text)
+    cancelled = re.findall(r"stroke discarded: ([\w-]+)", text)
     dropped = "SYN_DROPPED" in text
     seen = (f"accepted {accepted}, action {ran}, rejected {len(rejected)}, too short {len(short)}, "
             f"cancelled {','.join(cancelled) or 0}" + (", SYN_DROPPED" if dropped else ""))
@@ -574,11 +581,11 @@ def judge(played, full):
     row["chosen"] = chosen.rsplit("/", 1)[-1] if chosen else "none"
     problems = played.failures()
     if not chosen:
-        problems.append("gridlockd read no node of the device")
+        problems.append("the face read no node of the device")
     elif chosen not in nodes:
-        problems.append(f"gridlockd read {chosen}, which is no node of this device")
+        problems.append(f"the face read {chosen}, which is no node of this device")
     elif not nodes[chosen].kernel_touchscreen:
-        problems.append(f"gridlockd chose {chosen} \"{nodes[chosen].name}\", a sibling, not the touchscreen")
+        problems.append(f"the face chose {chosen} \"{nodes[chosen].name}\", a sibling, not the touchscreen")
     row["choice"] = "ok" if not problems else "; ".join(problems)
     parts = [("correct", "accepted"), ("wrong", "rejected"), ("short", "too-short"), ("resting", "accepted"),
              ("vanish", "cancelled")] if full else [("correct", "accepted")]
@@ -588,13 +595,13 @@ def judge(played, full):
 
 
 def judge_refused(played):
-    """The row for a device gridlockd must leave alone."""
+    """The row for a device the face must leave alone."""
     row = {"driver": played.driver or "none", "nodes": played.node_summary(), "chosen": "none",
            "node cells": played.node_cells(None)}
     skipped = played.skipped()
     problems = played.failures()
     if any("reading touches from" in line for line in played.daemon):
-        problems.append("gridlockd read one of its nodes")
+        problems.append("the face read one of its nodes")
     if not played.nodes:
         problems.append("the kernel made no event node")
     for n in played.nodes:
@@ -639,16 +646,17 @@ def rotation_slot(slots):
 
 class Matrix:
     """Parts for the suite's run_boot: one per device of the kernel's file. The first part to
-    run loads the HID modules and starts gridlockd with `config` (evdev, device=auto); each
-    part plays its device and judges the daemon's log; `rows` fills the table."""
+    run loads the HID modules and starts gridlockd with `verifier` (the verifier alone) and
+    the panel's face with `face` (evdev, device=auto); each part plays its device and judges
+    the two programs' log; `rows` fills the table."""
 
-    def __init__(self, config, mode, feedback_ms, slots=1):
+    def __init__(self, verifier, face, mode, feedback_ms, slots=1):
         self.path = test_file()
         self.source = source_line(self.path)
         found = read_test_file(self.path)
         self.unreadable = [d for d in found if not isinstance(d, Device)]
         self.devices = [d for d in found if isinstance(d, Device)]
-        self.config, self.mode, self.feedback_ms = config, mode, feedback_ms
+        self.verifier, self.face, self.mode, self.feedback_ms = verifier, face, mode, feedback_ms
         # Every touchscreen gets the correct pattern; the full script (wrong, too short, a
         # resting second finger, vanishing) goes to one of `slots` subsets, in turn.
         self.slot = rotation_slot(slots)
@@ -663,11 +671,13 @@ class Matrix:
         self.rows, self.summaries, self.attempted = {}, {}, []
 
     def files(self, folder):
-        geometry = Geometry.from_config(self.config, self.mode)
+        # The grid's rows and columns are gridlockd's, its place on the display the face's.
+        geometry = Geometry.from_config(self.verifier + self.face, self.mode)
         jobs = [(d, touchscreen_script(d, geometry, self.feedback_ms, self.full.get(d.key)) if d.is_touchscreen
                  else refused_script(d)) for d in self.devices]
         files, self.summaries = generate(self.path, jobs, folder)
-        files["etc/gridlock/gridlock.conf"] = self.config
+        files["etc/gridlock/gridlock.conf"] = self.verifier
+        files["job/hid-face.conf"] = self.face
         return files
 
     @staticmethod
@@ -679,51 +689,62 @@ class Matrix:
         return [(self.title(d), self.part(d)) for d in self.devices]
 
     def ready(self, ctx, vm, state):
-        """gridlockd running with the matrix's config, the HID modules loaded (each part
-        checks that the daemon still runs after its device, so this is done once a boot)."""
+        """gridlockd and the face running with the matrix's configs, the HID modules loaded
+        (each part checks that both still run after its device, so this is done once a boot).
+        The face runs as root with no capabilities: the guest has no udev to give a new
+        device's nodes the input group, and a node of root's 0600 is root's by ownership."""
         if state.get("hid-ok"):
             return
         status, out = vm.sh("gridlock-vm hid-modules", check=False)
         ctx.check("uhid, hid-multitouch and hid-generic load, /dev/uhid exists", status == 0, out)
+        vm.sh("test -s /run/gridlock-vm/face.pid && kill $(cat /run/gridlock-vm/face.pid)", check=False)
         if vm.sh("test -s /run/gridlock-vm/daemon.pid && kill -0 $(cat /run/gridlock-vm/daemon.pid)",
                  check=False)[0] == 0:
             vm.sh("gridlock-vm signal TERM; gridlock-vm wait-exit 15", check=False)
         # A new panel: the state file and its witness both (a witness without its file is
         # a file lost, which gridlockd answers with a lockout).
-        vm.sh("rm -f /var/lib/gridlock/attempts /var/lib/gridlock/attempts.witness")
+        vm.sh("rm -f /var/lib/gridlock/attempts /var/lib/gridlock/attempts.witness; mkdir -p -m 0755 /run/gridlock; "
+              "chmod 0755 /job; chmod 0644 /job/hid-face.conf")
         mark = len(vm.serial())
         vm.sh("gridlock-vm start /etc/gridlock/gridlock.conf")
         try:
-            m = vm.wait_serial(r"gridlockd\| .*gridlockd starting: display drm|GRIDLOCK-VM: exit-status \d+", 20, mark)
-            ctx.check("gridlockd starts (drm, evdev device=auto) with no touch device yet", "exit-status" not in m.group(0),
+            m = vm.wait_serial(r"gridlockd\| .*gridlockd starting: display none, touch none|GRIDLOCK-VM: exit-status \d+", 20,
+                               mark)
+            ctx.check("gridlockd starts as the verifier alone (display none, touch none)", "exit-status" not in m.group(0),
                       m.group(0))
+            vm.sh("gridlock-vm start-face /job/hid-face.conf 0 0")
+            m = vm.wait_serial(r"face\| .*gridlockd answers: patterns can be checked|GRIDLOCK-VM: face-exit-status \d+", 20,
+                               mark)
+            ctx.check("the panel's face starts (drm, evdev device=auto, no touch device yet; root, no capabilities) "
+                      "and gridlockd answers it", "exit-status" not in m.group(0), m.group(0))
         except vmlib.VMError as error:
-            ctx.check("gridlockd starts (drm, evdev device=auto)", False, str(error))
+            ctx.check("gridlockd and the panel's face start", False, str(error))
         state["hid-ok"] = True
 
     def play(self, vm, device):
-        """Plays the device; (hidplay's status, Played, row, gridlockd still running)."""
+        """Plays the device; (hidplay's status, Played, row, both programs still running)."""
         status, out = vm.sh(f"gridlock-vm hid-play /job/hid/{device.key}.bin", check=False, timeout=200)
         played = Played(device, out)
-        alive = re.search(r"^gridlockd (running|gone)$", out, re.M)
+        alive = re.findall(r"^(gridlockd|face) (running|gone)$", out, re.M)
         row = judge(played, self.full[device.key]) if device.is_touchscreen else judge_refused(played)
         row["status"] = "ok" if status == 0 else f"hidplay exit status {status}"
-        row["daemon"] = "ok" if alive and alive.group(1) == "running" else \
-            "gridlockd is gone" if alive else "unknown: " + out[-300:]
+        gone = [who for who, state in alive if state == "gone"]
+        row["daemon"] = "ok" if len(alive) == 2 and not gone else \
+            f"{' and '.join(gone)} gone" if gone else "unknown: " + out[-300:]
         return played, row
 
     def part(self, device):
         def body(ctx, vm, grid, state):
             started = time.monotonic()
             self.attempted.append(device.key)
-            # After a failed part (run_boot clears state["ok"]) gridlockd starts afresh.
+            # After a failed part (run_boot clears state["ok"]) gridlockd and the face start afresh.
             state["hid-ok"] = state.get("hid-ok") and state.get("ok", True)
             state["ok"] = True
             self.ready(ctx, vm, state)
             played, row = self.play(vm, device)
             if not row_passed(row) and played.stalls():
                 # The guest stood still long enough for hid-multitouch to lift the finger:
-                # host load under TCG, which no panel has. Once more, from a fresh gridlockd.
+                # host load under TCG, which no panel has. Once more, from fresh programs.
                 stalls = played.stalls()
                 print(f"        note  the guest stalled ({', '.join(f'{ms} ms' for ms in stalls)}) and a row failed: "
                       f"{'; '.join(f'{k}: {v}' for k, v in row.items() if k in SCRIPTED and v != 'ok')}; "
@@ -737,7 +758,7 @@ class Matrix:
             ctx.check(f"driver {row['driver']}; event nodes: {row['nodes']}", bool(played.nodes),
                       "the kernel made no event node")
             if device.is_touchscreen:
-                ctx.check(f"gridlockd chose {row['chosen']}, the touchscreen", row["choice"] == "ok", row["choice"])
+                ctx.check(f"the face chose {row['chosen']}, the touchscreen", row["choice"] == "ok", row["choice"])
                 for part, label in (("correct", "the correct pattern unlocks (action marker)"),
                                     ("wrong", "the wrong one counts one failure"),
                                     ("short", "the too-short one counts none"),
@@ -746,10 +767,10 @@ class Matrix:
                     if part in row:
                         ctx.check(label, row[part] == "ok", row[part])
             else:
-                ctx.check(f"gridlockd leaves it alone, one line per node ({row['why']})", row["refused"] == "ok",
+                ctx.check(f"the face leaves it alone, one line per node ({row['why']})", row["refused"] == "ok",
                           row["refused"])
             ctx.check("the helper played the whole stream", row["status"] == "ok", row["status"])
-            ctx.check("gridlockd runs on, waiting for the next device", row["daemon"] == "ok", row["daemon"])
+            ctx.check("gridlockd and the face run on, waiting for the next device", row["daemon"] == "ok", row["daemon"])
         return body
 
     # -- the table of docs/testing.md ---------------------------------------------------------------
