@@ -65,30 +65,12 @@ extension SessionSocketTests {
     @Test("a calibrate with no face holding the panel is answered noPanelFace; one whose asker goes away gives the panel back, its touchscreen calibrated again",
           .enabled(if: getuid() == 0, "root's calibrate"))
     func calibrationWithoutFaceOrAsker() throws {
-        try start()
-        let early = try face()
-        early.send(.calibrate)
-        var panel: Panel?
-        early.onReply = { [unowned self] reply in
-            guard reply == .notChecked(.noPanelFace) else { return }
-            let face = Panel(path: path, loop: loop)
-            panel = face
-            let quitter = try? self.face()
-            face.onReport = { [unowned self] report in
-                switch report {
-                case .serviceAvailable where face.reports.count == 1: quitter?.send(.calibrate)
-                case .calibrationStarted: quitter?.disconnect()
-                case .calibrationEnded: daemon.stop()
-                default: break
-                }
-            }
-        }
-        run()
-        panel?.end()
-        #expect(early.replies == [.notChecked(.noPanelFace)])
+        let (early, panel) = try loanWithoutFaceOrAsker(.calibrate, started: .calibrationStarted, ended: .calibrationEnded)
+        #expect(early == [.notChecked(.noPanelFace)])
         #expect(panel?.reports.prefix(3) == [.serviceAvailable, .calibrationStarted, .calibrationEnded], "\(panel?.reports ?? [])")
         #expect(panel?.touch.calibrated == [false, true])
-        #expect(journal.contains("session socket: the calibration ended without taps: gridlock calibrate went away first"), "journal: \(journal)")
+        #expect(journal.contains("session socket: the calibration ended without taps: gridlock calibrate went away first"),
+                "journal: \(journal)")
     }
 
     @Test("taps no calibration asked of a face are malformed: one reply, closed, logged")

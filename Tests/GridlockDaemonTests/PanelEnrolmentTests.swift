@@ -52,9 +52,22 @@ extension SessionSocketTests {
     @Test("an enroll with no face holding the panel is answered noPanelFace; one whose asker goes away gives the panel back to the lock",
           .enabled(if: getuid() == 0, "root's enroll"))
     func enrolmentWithoutFaceOrAsker() throws {
+        let (early, panel) = try loanWithoutFaceOrAsker(.enroll, started: .enrollmentStarted, ended: .enrollmentEnded)
+        #expect(early == [.notChecked(.noPanelFace)])
+        #expect(panel?.reports.prefix(3) == [.serviceAvailable, .enrollmentStarted, .enrollmentEnded], "\(panel?.reports ?? [])")
+        #expect(journal.contains("session socket: the enrolment ended without a pattern: gridlock enroll went away first"),
+                "journal: \(journal)")
+    }
+
+    /// Root asks for the panel (`enroll`, `calibrate`) with no face holding it; then a face
+    /// starts, another asker asks and leaves once the face began. What the first asker was
+    /// answered, and the face (ended).
+    func loanWithoutFaceOrAsker(
+        _ request: SessionRequest, started: FaceReport, ended: FaceReport
+    ) throws -> (early: [SessionReply], panel: Panel?) {
         try start()
         let early = try face()
-        early.send(.enroll)
+        early.send(request)
         var panel: Panel?
         early.onReply = { [unowned self] reply in
             guard reply == .notChecked(.noPanelFace) else { return }
@@ -62,20 +75,14 @@ extension SessionSocketTests {
             panel = face
             let quitter = try? self.face()
             face.onReport = { [unowned self] report in
-                switch report {
-                case .serviceAvailable where face.reports.count == 1: quitter?.send(.enroll)
-                case .enrollmentStarted: quitter?.disconnect()
-                case .enrollmentEnded: daemon.stop()
-                default: break
-                }
+                if report == .serviceAvailable, face.reports.count == 1 { quitter?.send(request) }
+                if report == started { quitter?.disconnect() }
+                if report == ended { daemon.stop() }
             }
         }
         run()
         panel?.end()
-        #expect(early.replies == [.notChecked(.noPanelFace)])
-        #expect(panel?.reports.prefix(3) == [.serviceAvailable, .enrollmentStarted, .enrollmentEnded], "\(panel?.reports ?? [])")
-        #expect(journal.contains("session socket: the enrolment ended without a pattern: gridlock enroll went away first"),
-                "journal: \(journal)")
+        return (early.replies, panel)
     }
 
     @Test("a pattern no enrolment asked of a face is malformed: one reply, closed, nothing enrolled")
