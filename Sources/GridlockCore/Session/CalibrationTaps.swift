@@ -28,8 +28,6 @@ public struct CalibrationTaps: Hashable, Sendable {
         self.touches = touches
     }
 
-    /// The most a frame's side may be on the wire.
-    public static let largestSide = Int(UInt16.max)
     /// How far outside the device's range a touch may be reported: a panel off by its own
     /// size is not one calibration can save (`CalibrationFit` refuses far less).
     public static let touchRange: ClosedRange<Double> = -1.0...2.0
@@ -50,9 +48,7 @@ public struct CalibrationTaps: Hashable, Sendable {
             let touch = index < touches.count ? touches[index] : Point(x: .nan, y: .nan)
             for coordinate in [touch.x, touch.y] {
                 let scaled = coordinate.isFinite ? (coordinate * Self.scale).rounded() : Double(Int32.min)
-                let value = UInt32(bitPattern: Int32(max(Double(Int32.min), min(Double(Int32.max), scaled))))
-                bytes += [UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8),
-                          UInt8(truncatingIfNeeded: value)]
+                bytes += SessionReply.word(UInt32(bitPattern: Int32(max(Double(Int32.min), min(Double(Int32.max), scaled)))))
             }
         }
         return bytes
@@ -73,8 +69,7 @@ public struct CalibrationTaps: Hashable, Sendable {
         for index in Self.targets.indices {
             var coordinates: [Double] = []
             for axis in 0..<2 {
-                let offset = 5 + index * 8 + axis * 4
-                let raw = bytes[offset..<(offset + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                let raw = SessionReply.word(bytes, at: 5 + index * 8 + axis * 4)
                 let value = Double(Int32(bitPattern: raw)) / scale
                 guard touchRange.contains(value) else {
                     throw .wrongCalibration("tap \(index + 1) at \(value) of the device's range, outside \(touchRange.lowerBound)...\(touchRange.upperBound)")

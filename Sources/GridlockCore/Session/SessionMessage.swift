@@ -456,11 +456,12 @@ public enum SessionReply: Hashable, Sendable {
 
     private static func word(_ value: Int) -> [UInt8] { word(UInt32(clamping: value)) }
 
-    private static func word(_ value: UInt32) -> [UInt8] {
+    /// A 32-bit count on the wire, big-endian (calibration's taps use it too).
+    static func word(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
     }
 
-    private static func word(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+    static func word(_ bytes: [UInt8], at offset: Int) -> UInt32 {
         bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | UInt32($1) }
     }
 }
