@@ -17,7 +17,7 @@ public final class FaceController {
     public private(set) var machine: FaceMachine
     private unowned let loop: EventLoop
     private let timer: EventLoop.Deadline
-    private let grid: FaceGrid
+    private var grid: FaceGrid
     public weak var surfaces: LockSurfaces?
     /// Set by the owner once the client exists (the client's handlers hold the controller).
     public var session: SessionClient?
@@ -34,6 +34,13 @@ public final class FaceController {
         machine = FaceMachine(settings: settings)
         timer = loop.deadline("face display")
         timer.onFire { [unowned self] now in handle(.timerFired, at: now) }
+    }
+
+    /// A reloaded face file's settings and grid: the next look and layout use them; the
+    /// stroke under way, if any, goes on.
+    public func reconfigure(settings: FaceSettings, grid: FaceGrid) {
+        self.grid = grid
+        machine.reconfigure(settings)
     }
 
     /// Where the grid sits on a surface whose logical frame is `frame`, in gridlockd's shape.

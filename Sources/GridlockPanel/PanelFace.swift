@@ -1,3 +1,4 @@
+import GridlockConfiguration
 import GridlockCore
 import GridlockDisplay
 import GridlockEvdev
@@ -24,12 +25,16 @@ public final class PanelFace: LockSurfaces {
     private let group: PartGroup
     private var layout: GridLayout?
     private var blanker: ScreenBlanker
-    private let blankAfter: Duration?
+    /// The face file's settings in force, and how SIGHUP reads the file again.
+    private var settings: ThemeSettings
+    private let reloader: FaceFileReloader
     private let relock: EventLoop.Deadline
     private let tip: EventLoop.Deadline
     private let blank: EventLoop.Deadline
-    /// The kernel times of the round's touches, for the frame's latency figures.
-    private var roundInputs: [Instant] = []
+    /// The round's touches (kernel times, the finger's places) for the frame's latency and
+    /// the drawn tip's lag, as gridlockd's own face measures them.
+    private var latency = LatencyMeter()
+    private var strokeEnded = false
     /// The touchscreen and display the last round had, so that one going is told to
     /// gridlockd (its `[on tamper]`), as gridlockd's own face would notice it.
     private var devices = PanelDeviceWatch()
@@ -37,6 +42,9 @@ public final class PanelFace: LockSurfaces {
     /// False while gridlockd hands the panel over to an action (`[action] mode=handover`):
     /// the card's master and the touchscreen are the action's, and the panel is not blanked.
     private var holdsPanel = true
+    /// Told when a reload starts (with the loop's clock then) and when it is over (nil):
+    /// systemd's RELOADING=1 and READY=1.
+    public var onReloading: (Instant?) -> Void = { _ in }
     /// Called with each report (the journal; a test).
     public var onReport: (FaceReport) -> Void = { _ in }
     /// Called with each scene after it was presented (a test).
@@ -46,13 +54,15 @@ public final class PanelFace: LockSurfaces {
     }
 
     /// `serverUsers`: the uids gridlockd may run as (root); a socket served by any other is
-    /// refused before a byte of it is read.
-    public init(parts: PanelParts, socket: String, serverUsers: Set<UInt32> = [0]) {
+    /// refused before a byte of it is read. `faceFile`: the `--config` option as given, which
+    /// SIGHUP reads again (nil: /etc/gridlock/face.conf if it exists then).
+    public init(parts: PanelParts, socket: String, faceFile: String? = nil, serverUsers: Set<UInt32> = [0]) {
         loop = parts.loop
         screen = parts.screen
         touch = parts.touch
         group = parts.group
-        blankAfter = parts.blankAfter
+        settings = parts.settings
+        reloader = FaceFileReloader(loop: parts.loop, named: faceFile)
         blanker = ScreenBlanker(timeout: parts.blankAfter, now: parts.loop.time)
         feedback = FeedbackPlayer(loop: parts.loop, beeper: parts.beeper, sounds: parts.sounds)
         let controller = FaceController(loop: parts.loop, settings: parts.face, grid: parts.grid)
@@ -77,7 +87,9 @@ public final class PanelFace: LockSurfaces {
         relock.onFire { [unowned controller] _ in controller.relocked() }
         tip.onFire { [unowned self] _ in screen.settleTip() }
         blank.onFire { [unowned self] now in blankIfIdle(now: now) }
-        loop.signalHandler = { [unowned self] _ in stopping = true }
+        loop.signalHandler = { [unowned self] signal in
+            if signal == .hangUp { reload() } else { stopping = true }
+        }
         touch.attach(to: loop) { [unowned self] in accept($0, at: $1) }
         screen.attach(to: loop) { [unowned self] in outputEvent($0) }
         layout = controller.layout(for: Rect(x: 0, y: 0, width: screen.size.width, height: screen.size.height))
@@ -145,12 +157,15 @@ public final class PanelFace: LockSurfaces {
             break
         }
         guard let layout else { return }
-        roundInputs.append(time)
+        latency.noteInput(event, at: time)
         screen.feed(event, at: time)
         let before = controller.machine.selectedNodeCount
         controller.touch(event, on: layout)
         feedback.noteSelection(before: before, after: controller.machine.selectedNodeCount)
-        if case .up = event { screen.endStroke() }
+        switch event {
+        case .up, .cancel: strokeEnded = true
+        case .down, .move: break
+        }
     }
 
     private func reported(_ report: FaceReport) {
@@ -189,9 +204,18 @@ public final class PanelFace: LockSurfaces {
     /// What follows each round of the loop: the newest scene presented once, the round's
     /// sounds, the panel's idle deadline.
     public func endRound() {
-        _ = screen.endRound(answering: roundInputs, samples: [])
-        roundInputs = []
+        let presented = screen.endRound(answering: latency.roundInputs, samples: latency.roundSamples)
+        // After the frame: a sound never delays what the finger sees.
         feedback.afterRound(now: loop.time)
+        latency.endRound(presented: presented, now: loop.now())
+        latency.beginRound()
+        if strokeEnded {
+            strokeEnded = false
+            if let worst = latency.endStroke() {
+                Journal.log(.debug, "stroke input-to-frame latency: worst \(worst.nanoseconds / 1000) us")
+            }
+            screen.endStroke()
+        }
         blank.due = holdsPanel ? blanker.deadline : nil
         for event in devices.observe(touchscreen: touch.devicePath, display: screen.connectedDisplay) { tell(event) }
     }
@@ -215,6 +239,62 @@ public final class PanelFace: LockSurfaces {
     private func blankIfIdle(now: Instant) {
         guard blanker.timerFired(at: now) else { return }
         screen.setBlanked(true)
-        Journal.log(.info, "panel blanked after \(blankAfter?.components.seconds ?? 0) s without touch")
+        Journal.log(.info, "panel blanked after \(blanker.timeout?.components.seconds ?? 0) s without touch")
+    }
+
+    // MARK: - SIGHUP
+
+    /// The face file read and judged again off the loop, its look prepared from the one on
+    /// screen; a good one is taken up in one step, a bad one changes nothing (each problem at
+    /// its FILE:LINE). The look, the grid's size and hit radius, the looks' durations, the
+    /// sounds, the tip's prediction and blank-after change now; the display, the touchscreen,
+    /// the beeper and the socket are devices the face holds open: they take a restart.
+    func reload() {
+        onReloading(loop.now())
+        reloader.request(current: { [unowned self] in screen.renderer?.preparation }) { [unowned self] result in
+            defer { onReloading(nil) }
+            switch result {
+            case .success(let prepared):
+                takeUp(prepared)
+            case .failure(let refusal):
+                for problem in refusal.problems { Journal.log(.error, "reload: \(problem)") }
+                Journal.log(.error, "reload failed; keeping the running face file")
+            }
+        }
+    }
+
+    private func takeUp(_ prepared: FaceFileReloader.Prepared) {
+        // What the face holds open stays as it was started: compared with that, not with the
+        // last file read, so that a restart is asked for until one happens.
+        var new = prepared.settings
+        var display = settings.display
+        display.blankAfter = new.display.blankAfter
+        if new.display != display || new.touch != settings.touch {
+            Journal.log(.warning, "reload: changes to [display] and [touch] (but blank-after=) take effect after a restart (systemctl restart gridlock-panel)")
+        }
+        if new.feedback.beeper != settings.feedback.beeper || new.session.socket != settings.session.socket {
+            Journal.log(.warning, "reload: [feedback] beeper= and [session] socket= take effect after a restart")
+        }
+        new.display = display
+        new.touch = settings.touch
+        new.feedback.beeper = settings.feedback.beeper
+        new.session.socket = settings.session.socket
+        do throws(RenderError) {
+            try screen.installTheme(prepared.look)
+        } catch {
+            Journal.log(.error, "reload: \(error); keeping the running face file")
+            return
+        }
+        var faceSettings = PanelParts.faceSettings(new)
+        faceSettings.panelRotation = screen.rotation
+        controller.reconfigure(
+            settings: faceSettings, grid: FaceGrid(sizeFraction: new.grid.sizeFraction, hitRadiusFraction: new.grid.hitRadiusFraction))
+        feedback.setSounds(new.feedback.sounds)
+        screen.predictsTip = new.feedback.predictsTip
+        blanker.retime(new.display.blankAfter, now: loop.time)
+        settings = new
+        layout = controller.layout(for: Rect(x: 0, y: 0, width: screen.size.width, height: screen.size.height))
+        sceneChanged()
+        Journal.log(.notice, "face file reloaded from \(prepared.path ?? "the built-in defaults")")
     }
 }

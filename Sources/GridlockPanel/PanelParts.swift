@@ -22,6 +22,8 @@ public struct PanelParts {
     public var sounds: FeedbackSounds
     /// `[display] blank-after=`; nil: never dark.
     public var blankAfter: Duration?
+    /// The face file's settings these parts were made from (a reload compares with them).
+    public var settings: ThemeSettings
     /// Every part that started, to be stopped in reverse.
     public let group: PartGroup
 
@@ -38,6 +40,7 @@ public struct PanelParts {
         grid = FaceGrid(sizeFraction: settings.grid.sizeFraction, hitRadiusFraction: settings.grid.hitRadiusFraction)
         sounds = settings.feedback.sounds
         blankAfter = settings.display.blankAfter
+        self.settings = settings
         if let group {
             self.group = group
         } else {
@@ -47,11 +50,12 @@ public struct PanelParts {
         }
     }
 
-    /// The devices the face file names, on a new loop that serves SIGTERM and SIGINT.
+    /// The devices the face file names, on a new loop that serves SIGTERM, SIGINT and
+    /// SIGHUP (the face file again).
     public init(settings: ThemeSettings) throws(PanelDeviceError) {
         let loop: EventLoop
         do {
-            loop = try EventLoop(signals: [.terminate, .interrupt])
+            loop = try EventLoop(signals: [.terminate, .interrupt, .hangUp])
         } catch {
             throw .system(error)
         }

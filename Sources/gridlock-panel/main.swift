@@ -27,6 +27,11 @@ let usage = """
                       exit: 0 good, 78 not
       --help          show this help
 
+    SIGHUP reads the face file again (systemctl reload gridlock-panel): a good one changes
+    the look, the grid's size and hit radius, the looks' durations, the sounds and
+    blank-after at once; a bad one changes nothing and each problem is logged at its
+    FILE:LINE. The display, the touchscreen, the beeper and the socket take a restart.
+
     It believes only a gridlockd that runs as root (the socket's peer credentials): a
     socket served by any other user is refused, and the lock stays shut.
 
@@ -70,7 +75,8 @@ func main() -> Int32 {
     }
     let face: PanelFace
     do throws(PanelDeviceError) {
-        face = PanelFace(parts: try PanelParts(settings: settings), socket: socketOption ?? settings.session.socket)
+        face = PanelFace(
+            parts: try PanelParts(settings: settings), socket: socketOption ?? settings.session.socket, faceFile: facePath)
     } catch {
         Journal.log(.error, "cannot start: \(error)")
         return 1
@@ -81,6 +87,14 @@ func main() -> Int32 {
         firstFrameSaid = true
         Journal.log(.info, "first lock frame presented \(Int(processStarted.elapsedMilliseconds.rounded())) ms after start")
         try? SystemdNotifier.fromEnvironment().notify("READY=1")
+    }
+    face.onReloading = { started in
+        let notifier = try? SystemdNotifier.fromEnvironment()
+        if let started {
+            try? notifier?.notify("RELOADING=1\nMONOTONIC_USEC=\(started.nanoseconds / 1000)")
+        } else {
+            try? notifier?.notify("READY=1")
+        }
     }
     do throws(SystemCallError) {
         try face.run()

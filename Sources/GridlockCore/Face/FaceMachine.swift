@@ -117,6 +117,12 @@ public struct FaceMachine: Sendable {
         self.minimumNodes = minimumNodes
     }
 
+    /// A reloaded face file: durations and the path's visibility apply from the next look;
+    /// the phase, the stroke under way and gridlockd's grid stay.
+    public mutating func reconfigure(_ settings: FaceSettings) {
+        self.settings = settings
+    }
+
     /// Whether the session must be locked now: everything but `unlocked`. A face asks the
     /// compositor to unlock only on its `.unlockSession` effect.
     public var keepsSessionLocked: Bool { phase != .unlocked }

@@ -2,7 +2,7 @@
 /// wakes it only wakes it: that whole stroke is swallowed, so it never starts a pattern
 /// (a person tapping a dark screen cannot see the grid).
 public struct ScreenBlanker: Sendable {
-    public let timeout: Duration?
+    public private(set) var timeout: Duration?
     public private(set) var isBlanked = false
     private var lastActivity: Instant
     /// The finger that woke the screen is still down.
@@ -40,6 +40,13 @@ public struct ScreenBlanker: Sendable {
             return .swallow
         }
         return .forward
+    }
+
+    /// A reload's `blank-after=`: the wait starts again from `now`; a dark panel stays dark
+    /// until touched.
+    public mutating func retime(_ timeout: Duration?, now: Instant) {
+        self.timeout = timeout.flatMap { $0 > .zero ? $0 : nil }
+        lastActivity = now
     }
 
     /// Something on screen needs to be seen (an unlock, an error): counts as activity.

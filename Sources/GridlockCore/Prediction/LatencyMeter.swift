@@ -1,26 +1,27 @@
-import GridlockCore
-
 /// Input-to-present time: from the kernel's timestamp of the input frame whose touch
 /// changed the picture to the moment that picture was handed to the display; the worst
-/// of a stroke is what gets logged, so a slow panel or renderer shows without noise.
-struct LatencyMeter {
+/// of a stroke is what gets logged, so a slow panel or renderer shows without noise. One
+/// for every program that draws the lock on a panel (gridlockd's own face, gridlock-panel).
+public struct LatencyMeter {
     /// The kernel times of the touch frames handled in this round (kept, not reallocated):
     /// the display matches them to the vblank that showed their frame.
-    private(set) var roundInputs: [Instant] = []
+    public private(set) var roundInputs: [Instant] = []
     /// Where the finger was at those times (downs and moves), for the lag at scan-out.
-    private(set) var roundSamples: [TipLagMeter.Sample] = []
+    public private(set) var roundSamples: [TipLagMeter.Sample] = []
     private var latestInput: Instant?
     private var measuredInput: Instant?
     private var strokeWorst: Duration = .zero
 
-    mutating func beginRound() {
+    public init() {}
+
+    public mutating func beginRound() {
         roundInputs.removeAll(keepingCapacity: true)
         roundSamples.removeAll(keepingCapacity: true)
         latestInput = nil
     }
 
     /// A touch handled in this round; `time` is its input frame's kernel time, if known.
-    mutating func noteInput(_ touch: TouchEvent, at time: Instant?) {
+    public mutating func noteInput(_ touch: TouchEvent, at time: Instant?) {
         latestInput = time
         guard let time else { return }
         roundInputs.append(time)
@@ -32,14 +33,14 @@ struct LatencyMeter {
 
     /// After the round's frame: `presented` whether a frame went to the display, `now`
     /// when that happened.
-    mutating func endRound(presented: Bool, now: Instant) {
+    public mutating func endRound(presented: Bool, now: Instant) {
         guard presented, let latestInput, latestInput != measuredInput else { return }
         measuredInput = latestInput
         strokeWorst = max(strokeWorst, now.duration(since: latestInput))
     }
 
     /// The stroke ended: its worst latency, if a frame of it was measured.
-    mutating func endStroke() -> Duration? {
+    public mutating func endStroke() -> Duration? {
         defer { strokeWorst = .zero }
         return strokeWorst > .zero ? strokeWorst : nil
     }
