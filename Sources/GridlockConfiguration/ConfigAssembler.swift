@@ -73,8 +73,13 @@ package struct ConfigAssembler {
         if config.touch.backend == .off, !session.enabled {
             report(origin("touch.backend"), "[touch] backend=none needs a [session] section: with no touch, only a lock face in the session can open")
         }
-        if session.enabled, session.allowUsers.isEmpty, session.allowGroup == nil {
+        if session.enabled, session.allowUsers.isEmpty, session.allowedUsers.unknownNames.isEmpty, session.allowGroup == nil {
             report(origin("session"), "[session] needs allow-users= or allow-group=: it lets no one in otherwise")
+        }
+        for name in session.allowedUsers.unknownNames {
+            warnings.append(ConfigDiagnostic(
+                location: origin("session.allow-users"),
+                message: "[session] allow-users: no user '\(name)' on this system: nobody is let in by that name until it exists and gridlockd is reloaded (a typo? gridlock-panel is made by the package, with systemd-sysusers)"))
         }
     }
 

@@ -6,8 +6,14 @@ public struct SessionConfig: Hashable, Sendable {
     /// A `[session]` section was read (in any file): gridlockd listens.
     public var enabled = false
     public var socket = "/run/gridlock/session.sock"
+    /// `allow-users=` as read: the uids its names and numbers give on this system, and the
+    /// names this system has no user for (yet), which let no one in.
+    public var allowedUsers = AllowedUsers()
     /// Peers whose uid is one of these are served.
-    public var allowUsers: [UInt32] = []
+    public var allowUsers: [UInt32] {
+        get { allowedUsers.uids }
+        set { allowedUsers.uids = newValue }
+    }
     /// Peers whose primary gid is this are served; the socket is made 0660 root:GROUP.
     public var allowGroup: UInt32? = nil
     /// The lock face's: how long an unlocked session may be idle before it locks again.
@@ -27,20 +33,39 @@ public struct SessionConfig: Hashable, Sendable {
     public var socketMode: FileMode { allowGroup == nil ? 0o666 : 0o660 }
 }
 
+/// `allow-users=`: who is served, as this system's user database says at the time it is read.
+public struct AllowedUsers: Hashable, Sendable {
+    public var uids: [UInt32] = []
+    /// Names with no user here: nobody is let in by them. A warning at their line, not an
+    /// error: the package's own `gridlock-panel` is made by systemd-sysusers only when the
+    /// package is configured, after its configuration file was unpacked (and a build machine
+    /// never has it); a reload or restart looks them up again.
+    public var unknownNames: [String] = []
+
+    public init(uids: [UInt32] = [], unknownNames: [String] = []) {
+        self.uids = uids
+        self.unknownNames = unknownNames
+    }
+}
+
 extension ConfigValues {
-    /// `allow-users=alice, 1000`: names (looked up now, so a typo is a FILE:LINE error) or uids.
-    package static func userList(_ text: String) throws(ValueProblem) -> [UInt32] {
+    /// `allow-users=alice, 1000`: names (looked up now) or uids.
+    package static func userList(_ text: String) throws(ValueProblem) -> AllowedUsers {
         let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
         guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
             throw ValueProblem("expected user names or uids separated by commas, got '\(text)'")
         }
-        var uids: [UInt32] = []
+        var users = AllowedUsers()
         for name in names {
-            if let uid = UInt32(name) { uids.append(uid); continue }
-            guard let uid = UserDatabase.userID(named: name) else { throw ValueProblem("no user '\(name)' on this system") }
-            uids.append(uid)
+            if let uid = UInt32(name) {
+                users.uids.append(uid)
+            } else if let uid = UserDatabase.userID(named: name) {
+                users.uids.append(uid)
+            } else {
+                users.unknownNames.append(name)
+            }
         }
-        return uids
+        return users
     }
 
     /// `allow-group=gridlock-face`: a name (looked up now) or a gid.

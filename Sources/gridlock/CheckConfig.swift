@@ -39,7 +39,8 @@ let checkConfigCommand = Command(
         printEscaped("\(check.files.joined(separator: ", ")): OK")
         if config.session.enabled {
             let session = config.session
-            let users = session.allowUsers.map(String.init).joined(separator: ",")
+            let users = (session.allowUsers.map(String.init) + session.allowedUsers.unknownNames.map { "\($0) (no such user)" })
+                .joined(separator: ",")
             printEscaped("session socket \(session.socket) (mode \(String(session.socketMode, radix: 8))): uids \(users.isEmpty ? "none" : users), group \(session.allowGroup.map(String.init) ?? "none")")
         }
         // Not the config's fault, so no refusal: gridlockd starts with it, locked out.

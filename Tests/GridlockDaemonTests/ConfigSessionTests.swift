@@ -44,7 +44,6 @@ import Testing
     func badValues() throws {
         let long = "/" + String(repeating: "s", count: 108)
         let cases: [(String, String)] = [
-            ("allow-users=no-such-user-here", "[session] allow-users: no user 'no-such-user-here' on this system"),
             ("allow-users=root,,1000", "[session] allow-users: expected user names or uids separated by commas, got 'root,,1000'"),
 
             ("socket=run/session.sock", "[session] socket: expected an absolute path, got 'run/session.sock'"),
@@ -54,6 +53,28 @@ import Testing
             let loaded = try load("[session]\nallow-group=0\n\(line)\n")
             #expect(loaded.found == ["\(loaded.path):3: \(said)"], "\(line)")
         }
+    }
+
+    @Test("a user name with no user here is a warning at its line and lets no one in; the others still count")
+    func unknownUserLetsNoOneIn() throws {
+        let folder = try ConfigFixtures.scratch(["gridlock.conf": "[session]\nallow-users=no-such-user-here, 4242\n"])
+        defer { ConfigFixtures.remove(folder) }
+        let path = "\(folder)/gridlock.conf"
+        let check = ConfigLoader.validateOnly(path: path)
+        #expect(check.diagnostics.isEmpty)
+        #expect(check.warnings.map(\.description) == [
+            "\(path):2: [session] allow-users: no user 'no-such-user-here' on this system: nobody is let in by that name until it exists and gridlockd is reloaded (a typo? gridlock-panel is made by the package, with systemd-sysusers)",
+        ])
+        let config = ConfigLoader.run(path: path).0
+        #expect(config.session.allowUsers == [4242])
+        #expect(config.session.allowedUsers.unknownNames == ["no-such-user-here"])
+        #expect(config.session.allows(PeerCredentials(pid: 1, uid: 4242, gid: 99)))
+        // Nobody else: not root, not a peer of any other uid.
+        #expect(![0, 1000, 65534].contains { config.session.allows(PeerCredentials(pid: 1, uid: $0, gid: 99)) })
+        // A section whose only name is unknown still counts as saying whom it serves.
+        let alone = try load("[session]\nallow-users=no-such-user-here\n")
+        #expect(alone.found.isEmpty)
+        #expect(alone.config.session.allowUsers.isEmpty)
     }
 
     @Test("an unknown group is an error at its line")
