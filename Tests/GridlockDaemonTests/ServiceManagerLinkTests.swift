@@ -36,6 +36,16 @@ import Testing
         ])
     }
 
+    @Test("the verifier alone: READY once, saying it checks its faces' strokes, never waiting for a display")
+    func verifierAloneSaysWhatItDoes() {
+        let sent = Sent()
+        var link = ServiceManagerLink { sent.states.append($0) }
+        link.drawsNothing = true
+        #expect(draw(&link, false) == true)
+        #expect(draw(&link, false) == false)
+        #expect(sent.states == ["READY=1\n" + ServiceManagerLink.serving])
+    }
+
     @Test("the other messages") func theOtherMessages() {
         let sent = Sent()
         let link = ServiceManagerLink { sent.states.append($0) }

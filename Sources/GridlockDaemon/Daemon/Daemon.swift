@@ -81,6 +81,7 @@ public final class Daemon {
         touch = parts.touch
         supervisor = parts.supervisor
         systemd = ServiceManagerLink(parts.notifier)
+        systemd.drawsNothing = config.display.backend == .off && !options.role.isBenchmark
         clock = parts.clock
         lastTime = parts.clock()
         reloader = ConfigReloader(loop: parts.loop, path: options.configPath)

@@ -7,11 +7,15 @@ import LinuxSys
 struct ServiceManagerLink {
     static let showing = "STATUS=Showing the lock screen"
     static let waiting = "STATUS=Waiting for a display; the lock screen is drawn and shown when one appears"
+    static let serving = "STATUS=Checking the strokes of the lock faces on its session socket (it draws nothing itself)"
 
     private let send: (String) -> Void
     private(set) var isReady = false
     /// Whether the last status said a display shows the lock screen.
     private var saidShowing = false
+    /// gridlockd as the verifier alone (`[display] backend=none`): its faces draw, so its
+    /// status says what it does instead of waiting for a display it will never have.
+    var drawsNothing = false
 
     init(_ notifier: SystemdNotifier?) {
         // A lost datagram is no reason to stop a lock: systemd's watchdog is what notices.
@@ -29,6 +33,12 @@ struct ServiceManagerLink {
     /// restart in a loop), saying so in STATUS, which follows the display from then on.
     /// True when READY went out now.
     mutating func frameDrawn(onScreen: Bool) -> Bool {
+        if drawsNothing {
+            guard !isReady else { return false }
+            isReady = true
+            send("READY=1\n" + Self.serving)
+            return true
+        }
         if isReady {
             if onScreen != saidShowing { send(onScreen ? Self.showing : Self.waiting) }
             saidShowing = onScreen
