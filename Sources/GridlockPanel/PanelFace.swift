@@ -35,6 +35,8 @@ public final class PanelFace: LockSurfaces {
     /// the drawn tip's lag, as gridlockd's own face measures them.
     private var latency = LatencyMeter()
     private var strokeEnded = false
+    /// The touchscreen is attached at gridlockd's first answer (`touchOnceAnswered`).
+    private var touchWaitsForAnswer: Bool
     /// The touchscreen and display the last round had, so that one going is told to
     /// gridlockd (its `[on tamper]`), as gridlockd's own face would notice it.
     private var devices = PanelDeviceWatch()
@@ -56,12 +58,18 @@ public final class PanelFace: LockSurfaces {
     /// `serverUsers`: the uids gridlockd may run as (root); a socket served by any other is
     /// refused before a byte of it is read. `faceFile`: the `--config` option as given, which
     /// SIGHUP reads again (nil: /etc/gridlock/face.conf if it exists then).
-    public init(parts: PanelParts, socket: String, faceFile: String? = nil, serverUsers: Set<UInt32> = [0]) {
+    /// `touchOnceAnswered`: the touchscreen is read only from gridlockd's first answer on
+    /// (`gridlock bench`, whose stroke is written as soon as the face starts).
+    public init(
+        parts: PanelParts, socket: String, faceFile: String? = nil, serverUsers: Set<UInt32> = [0],
+        touchOnceAnswered: Bool = false
+    ) {
         loop = parts.loop
         screen = parts.screen
         touch = parts.touch
         group = parts.group
         settings = parts.settings
+        touchWaitsForAnswer = touchOnceAnswered
         reloader = FaceFileReloader(loop: parts.loop, named: faceFile)
         blanker = ScreenBlanker(timeout: parts.blankAfter, now: parts.loop.time)
         feedback = FeedbackPlayer(loop: parts.loop, beeper: parts.beeper, sounds: parts.sounds)
@@ -90,7 +98,7 @@ public final class PanelFace: LockSurfaces {
         loop.signalHandler = { [unowned self] signal in
             if signal == .hangUp { reload() } else { stopping = true }
         }
-        touch.attach(to: loop) { [unowned self] in accept($0, at: $1) }
+        if !touchOnceAnswered { attachTouch() }
         screen.attach(to: loop) { [unowned self] in outputEvent($0) }
         layout = controller.layout(for: Rect(x: 0, y: 0, width: screen.size.width, height: screen.size.height))
         // Stopped first: the socket closes before the beeper, the touchscreen and the display.
@@ -168,7 +176,15 @@ public final class PanelFace: LockSurfaces {
         }
     }
 
+    private func attachTouch() {
+        touch.attach(to: loop) { [unowned self] in accept($0, at: $1) }
+    }
+
     private func reported(_ report: FaceReport) {
+        if touchWaitsForAnswer, report == .serviceAvailable {
+            touchWaitsForAnswer = false
+            attachTouch()
+        }
         blanker.noteActivity(at: loop.time)
         feedback.note(report)
         Journal.log(report.priority, report.description)

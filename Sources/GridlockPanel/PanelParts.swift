@@ -51,8 +51,10 @@ public struct PanelParts {
     }
 
     /// The devices the face file names, on a new loop that serves SIGTERM, SIGINT and
-    /// SIGHUP (the face file again).
-    public init(settings: ThemeSettings) throws(PanelDeviceError) {
+    /// SIGHUP (the face file again). `benchStroke` (`gridlock bench`): no display, frames
+    /// drawn and dropped, and the touchscreen the file describes (`[touch] backend=replay`)
+    /// read from standard input as binary input events, as `gridlockd --bench-stroke` does.
+    public init(settings: ThemeSettings, benchStroke: Bool = false) throws(PanelDeviceError) {
         let loop: EventLoop
         do {
             loop = try EventLoop(signals: [.terminate, .interrupt, .hangUp])
@@ -60,7 +62,7 @@ public struct PanelParts {
             throw .system(error)
         }
         let group = PartGroup()
-        let output = try PanelDevices.output(for: settings.display, headless: false, clock: { [loop] in loop.now() })
+        let output = try PanelDevices.output(for: settings.display, headless: benchStroke, clock: { [loop] in loop.now() })
         group.add(display: output)
         let renderer = try group.step { () throws(PanelDeviceError) in
             do throws(RenderError) {
@@ -70,7 +72,9 @@ public struct PanelParts {
             }
         }
         let touch = try group.step { () throws(PanelDeviceError) in
-            try PanelDevices.touchSource(for: settings.touch, frame: output.size, rotation: output.rotation, start: loop.now())
+            try PanelDevices.touchSource(
+                for: settings.touch, frame: output.size, rotation: output.rotation, start: loop.now(),
+                eventsFrom: benchStroke ? .standardInput : nil)
         }
         group.add(touch: touch)
         let screen = LockScreen(renderer: renderer, output: output, clock: { [loop] in loop.time })

@@ -25,6 +25,10 @@ let usage = """
                       socket=, else /run/gridlock/session.sock)
       --check-config  judge the face file as a start would (values, fonts, images) and
                       exit: 0 good, 78 not
+      --bench-stroke  for `gridlock bench`: no display (frames drawn and dropped), the
+                      touchscreen the face file describes read from standard input as
+                      binary input events once gridlockd answers; prints the CPU time
+                      from then to the stroke's verdict and the frames drawn, and exits
       --help          show this help
 
     SIGHUP reads the face file again (systemctl reload gridlock-panel): a good one changes
@@ -50,10 +54,12 @@ func main() -> Int32 {
     let facePath: String?
     let socketOption: String?
     let checkOnly: Bool
+    let benchStroke: Bool
     do {
         facePath = try arguments.option("--config")
         socketOption = try arguments.option("--socket")
         checkOnly = arguments.flag("--check-config")
+        benchStroke = arguments.flag("--bench-stroke")
         try arguments.finish()
     } catch {
         Journal.log(.error, error.description)
@@ -74,13 +80,17 @@ func main() -> Int32 {
         return 0
     }
     let face: PanelFace
+    let parts: PanelParts
     do throws(PanelDeviceError) {
+        parts = try PanelParts(settings: settings, benchStroke: benchStroke)
         face = PanelFace(
-            parts: try PanelParts(settings: settings), socket: socketOption ?? settings.session.socket, faceFile: facePath)
+            parts: parts, socket: socketOption ?? settings.session.socket, faceFile: facePath,
+            touchOnceAnswered: benchStroke)
     } catch {
         Journal.log(.error, "cannot start: \(error)")
         return 1
     }
+    if benchStroke { return measureStroke(face, parts) }
     var firstFrameSaid = false
     face.onPresent = { _ in
         guard !firstFrameSaid else { return }
@@ -103,6 +113,42 @@ func main() -> Int32 {
         return 1
     }
     Journal.log(.info, "gridlock-panel stopped")
+    return 0
+}
+
+/// `--bench-stroke`: the CPU time of one stroke through the face, from gridlockd's first
+/// answer (when the touchscreen is attached) to the stroke's verdict, as `gridlockd
+/// --bench-stroke` measures from its first frame to its stroke's end.
+func measureStroke(_ face: PanelFace, _ parts: PanelParts) -> Int32 {
+    var start: (cpu: Int64, frames: Int)?
+    var verdict = false
+    var gaveUp = false
+    face.onReport = { report in
+        switch report {
+        case .serviceAvailable where start == nil:
+            start = (ProcessStatus.cpuTimeNanoseconds(), face.framesPresented)
+        case .accepted, .rejected, .lockedOut, .notChecked, .tooShort, .strokeCancelled:
+            verdict = start != nil
+        default:
+            break
+        }
+    }
+    // A face that never hears gridlockd, or a stroke that never ends, is a failed run.
+    let giveUp = parts.loop.deadline("bench give-up")
+    giveUp.due = parts.loop.now() + .seconds(30)
+    giveUp.onFire { _ in gaveUp = true }
+    do throws(SystemCallError) {
+        try face.run(until: { (verdict && parts.touch.isExhausted) || gaveUp })
+    } catch {
+        Journal.log(.critical, "event loop: \(error)")
+        return 1
+    }
+    guard let start, verdict else {
+        Journal.log(.error, start == nil ? "gridlockd never answered within 30 s" : "the stroke had no verdict within 30 s")
+        return 1
+    }
+    print("stroke-cpu-ns \(ProcessStatus.cpuTimeNanoseconds() - start.cpu)")
+    print("stroke-frames \(face.framesPresented - start.frames)")
     return 0
 }
 

@@ -35,6 +35,13 @@ let benchCommand = Command(
         beside it, or in libexec/gridlock beside its bin folder (where the package installs
         it).
 
+        In the same rounds, as root, the panel's face apart: gridlockd beside it as the
+        verifier alone (a scratch configuration and socket, started once) and gridlock-panel
+        --bench-stroke fed the same drag, paced alike, once gridlockd answered it; its CPU
+        time from that answer to the stroke's verdict, and the frames it drew. Not as
+        another user (a face believes only a gridlockd that runs as root), nor without
+        gridlock-panel and gridlockd beside it: the output says which.
+
         --peer PROGRAM runs another renderer of the same scene in the same rounds, as
         `PROGRAM 1920 1080 damage`; it must print a JSON line with "total_cpu_ms" (its
         loop's CPU time). Its peak RSS is measured the same way as gridlockd's. Its loop
@@ -163,6 +170,13 @@ let benchCommand = Command(
             ("stroke_frames", .int(daemon.strokeFrames)),
             ("runs", .int(runs)),
         ]
+        switch daemon.face {
+        case .measured(let cpu, let frames):
+            fields += [("face_stroke_cpu_ms", .double(cpu, decimals: 3)), ("face_stroke_frames", .int(frames)),
+                       ("face_unmeasured", .null)]
+        case .unmeasured(let why):
+            fields += [("face_stroke_cpu_ms", .null), ("face_stroke_frames", .null), ("face_unmeasured", .string(why))]
+        }
         if let peer = daemon.peer {
             fields.append(("peer_peak_rss_kib", .int(peer.peakKiB)))
             fields.append(("peer_loop_cpu_ms", .double(peer.loopCPUMilliseconds, decimals: 3)))
@@ -190,6 +204,13 @@ let benchCommand = Command(
             printEscaped("peer at 1920x1080, same rounds: peak RSS \(peer.peakKiB) KiB, loop CPU \(fixedDecimal(peer.loopCPUMilliseconds, decimals: 2)) ms (back to back)")
             printEscaped("  gridlockd's peak RSS is \(fixedDecimal(Double(daemon.peakKiB) / Double(max(1, peer.peakKiB)), decimals: 2)) times the peer's")
             printEscaped("  gridlockd's stroke back to back is \(fixedDecimal(daemon.strokeBackToBackCPUMilliseconds / max(0.001, peer.loopCPUMilliseconds), decimals: 2)) times the peer's loop")
+        }
+        switch daemon.face {
+        case .measured(let cpu, let frames):
+            printEscaped("gridlock-panel (the panel's face apart) at 1920x1080, beside gridlockd as the verifier alone, same rounds:")
+            printEscaped("  CPU per stroke (the same drag, from gridlockd's answer to the stroke's verdict, \(frames) frames): \(fixedDecimal(cpu, decimals: 2)) ms paced")
+        case .unmeasured(let why):
+            printEscaped("gridlock-panel (the panel's face apart): not measured: \(why)")
         }
         printEscaped("input event to scan-out: not measured here (no display); see docs/performance.md")
         if let instructionCount { printEscaped(instructionCount.text) }
@@ -285,6 +306,14 @@ struct DaemonFigures {
     var strokeBackToBackCPUMilliseconds: Double
     var strokeFrames: Int
     var peer: PeerFigures?
+    /// gridlock-panel's CPU for the same stroke, paced, beside gridlockd as the verifier alone.
+    var face: FaceFigures
+}
+
+/// The panel's face apart (`gridlock-panel --bench-stroke`), or why it was not measured.
+enum FaceFigures {
+    case measured(strokeCPUMilliseconds: Double, strokeFrames: Int)
+    case unmeasured(String)
 }
 
 struct PeerFigures {
@@ -308,6 +337,9 @@ func measureDaemon(runs: Int, size: Size, peer: String?, strokeInterval: Duratio
     var start: [Double] = [], peak: [Int] = [], anonymous: [Int] = [], file: [Int] = [], shared: [Int] = []
     var strokeCPU: [Double] = [], strokeBackToBackCPU: [Double] = [], strokeFrames: [Int] = []
     var peerPeak: [Int] = [], peerCPU: [Double] = []
+    var faceCPU: [Double] = [], faceFrames: [Int] = []
+    let face = try FaceStrokeRig.start(in: directory, size: size)
+    defer { if case .ready(let rig) = face { rig.stop() } }
     for _ in 0..<runs {
         let began = Stopwatch().started
         let startup = try runMeasured([daemon, "--config", "\(directory)/daemon.conf", "--bench-startup"])
@@ -336,6 +368,12 @@ func measureDaemon(runs: Int, size: Size, peer: String?, strokeInterval: Duratio
         let backToBack = strokeInterval == .zero
             ? stroke : try runStroke([daemon, "--config", "\(directory)/daemon.conf", "--bench-stroke"], feed: feed, interval: .zero)
         strokeBackToBackCPU.append(backToBack.cpuMilliseconds)
+
+        if case .ready(let rig) = face {
+            let stroke = try runStroke(rig.faceArguments, feed: feed, interval: strokeInterval)
+            faceCPU.append(stroke.cpuMilliseconds)
+            faceFrames.append(stroke.frames)
+        }
     }
     if (peak + peerPeak).contains(where: { $0 <= floor }) {
         Journal.log(.warning, "a peak RSS figure is at or below this process's own peak (\(floor) KiB), which wait4 counts for a spawned child: it only says \"at most that\"")
@@ -344,7 +382,75 @@ func measureDaemon(runs: Int, size: Size, peer: String?, strokeInterval: Duratio
         startMilliseconds: median(start), peakKiB: median(peak), anonymousKiB: median(anonymous), fileKiB: median(file),
         sharedKiB: median(shared), strokeCPUMilliseconds: median(strokeCPU),
         strokeBackToBackCPUMilliseconds: median(strokeBackToBackCPU), strokeFrames: median(strokeFrames),
-        peer: peer == nil ? nil : PeerFigures(peakKiB: median(peerPeak), loopCPUMilliseconds: median(peerCPU)))
+        peer: peer == nil ? nil : PeerFigures(peakKiB: median(peerPeak), loopCPUMilliseconds: median(peerCPU)),
+        face: {
+            switch face {
+            case .ready: .measured(strokeCPUMilliseconds: median(faceCPU), strokeFrames: median(faceFrames))
+            case .unavailable(let why): .unmeasured(why)
+            }
+        }())
+}
+
+/// gridlockd as the verifier alone in the bench's folder, for `gridlock-panel
+/// --bench-stroke` to send its stroke to: the face's CPU per stroke, measured as the single
+/// process's is (the same drag, paced alike, no display). Root only: a face believes only a
+/// gridlockd that runs as root.
+struct FaceStrokeRig {
+    enum Start {
+        case ready(FaceStrokeRig)
+        case unavailable(String)
+    }
+
+    let verifier: SpawnedProcess
+    let faceArguments: [String]
+
+    static func start(in directory: String, size: Size) throws -> Start {
+        guard ProcessIdentity.effectiveUser == 0 else {
+            return .unavailable("not root: gridlock-panel believes only a gridlockd running as root")
+        }
+        let panel = siblingExecutable("gridlock-panel")
+        guard PathLookup.exists(panel) else { return .unavailable("no \(panel)") }
+        let verifierCandidates = [siblingExecutable("gridlockd"), siblingExecutable("../sbin/gridlockd")]
+        guard let gridlockd = verifierCandidates.first(where: PathLookup.exists) else {
+            return .unavailable("no gridlockd beside it (\(verifierCandidates.joined(separator: ", ")))")
+        }
+        let socket = "\(directory)/run/session.sock"
+        let verifierConfig = """
+            [display]
+            backend=none
+            [touch]
+            backend=none
+            [lockout]
+            schedule=none
+            state-file=\(directory)/verifier-attempts
+            [session]
+            socket=\(socket)
+            allow-users=0
+            """
+        try AtomicFile.write(Array(verifierConfig.utf8), to: "\(directory)/verifier.conf", mode: 0o600)
+        let faceConfig = """
+            [display]
+            backend=png
+            output-dir=\(directory)/frames
+            size=\(Int(size.width))x\(Int(size.height))
+            [touch]
+            backend=replay
+            device=\(directory)/idle.evemu
+            [session]
+            socket=\(socket)
+            """
+        try AtomicFile.write(Array(faceConfig.utf8), to: "\(directory)/face.conf", mode: 0o644)
+        let verifier = try SpawnedProcess.spawn(
+            argv: [gridlockd, "--config", "\(directory)/verifier.conf"], environment: ActionRunner.environment(patternName: "bench"))
+        // The face waits for gridlockd's socket and answer itself before it reads the stroke.
+        return .ready(FaceStrokeRig(
+            verifier: verifier, faceArguments: [panel, "--config", "\(directory)/face.conf", "--bench-stroke"]))
+    }
+
+    func stop() {
+        try? verifier.signalGroup(.terminate)
+        _ = try? verifier.waitForExit()
+    }
 }
 
 /// One `--bench-stroke` run of `argv` (gridlockd, or gridlockd under another program such
