@@ -28,7 +28,39 @@ struct UeventTests {
         #expect(event.properties["MODALIAS"] == "input:b0003v=1")
     }
 
-    @Test("udev's re-broadcasts and malformed datagrams are not kernel uevents")
+    /// udev's monitor datagram: its header (prefix, big-endian magic, then the header's size
+    /// and the properties' offset and length in the sender's order), filter words, properties.
+    static func udevDatagram(_ fields: [String], magic: [UInt8] = [0xFE, 0xED, 0xCA, 0xFE]) -> [UInt8] {
+        let properties = datagram(fields)
+        func word(_ value: Int) -> [UInt8] { withUnsafeBytes(of: UInt32(value).littleEndian, Array.init) }
+        return Array("libudev".utf8) + [0] + magic + word(40) + word(40) + word(properties.count)
+            + [UInt8](repeating: 0, count: 16) + properties
+    }
+
+    @Test("udev's re-broadcast (after its rules ran) parses from the offset its header gives")
+    func udevRebroadcast() throws {
+        let event = try #require(Uevent(datagram: Self.udevDatagram([
+            "ACTION=add", "DEVPATH=/devices/pci0000:00/0000:00:02.0/drm/card0", "SUBSYSTEM=drm", "DEVNAME=/dev/dri/card0",
+        ])))
+        #expect(event.fromUdev)
+        #expect(event.action == "add")
+        #expect(event.devpath == "/devices/pci0000:00/0000:00:02.0/drm/card0")
+        #expect(event.subsystem == "drm")
+        let kernel = try #require(Uevent(datagram: Self.datagram(["add@/x", "SUBSYSTEM=drm"])))
+        #expect(!kernel.fromUdev)
+    }
+
+    @Test("udev's datagrams with a wrong magic, an offset or length past the end, or no action are refused")
+    func udevMalformed() {
+        #expect(Uevent(datagram: Self.udevDatagram(["ACTION=add", "DEVPATH=/x"], magic: [0, 0, 0, 0])) == nil)
+        var truncated = Self.udevDatagram(["ACTION=add", "DEVPATH=/x"])
+        truncated.removeLast(4)
+        #expect(Uevent(datagram: truncated) == nil)
+        #expect(Uevent(datagram: Self.udevDatagram(["DEVPATH=/x", "SUBSYSTEM=drm"])) == nil)
+        #expect(Uevent(datagram: Array("libudev".utf8) + [0, 0xFE, 0xED]) == nil)
+    }
+
+    @Test("malformed datagrams are not uevents")
     func rejects() {
         var udev = Array("libudev".utf8) + [0, 0xFE, 0xED, 0xCA, 0xFE]
         udev += Self.datagram(["ACTION=change"])
@@ -41,7 +73,7 @@ struct UeventTests {
 
 @Suite("Kernel uevent socket")
 struct UeventSocketTests {
-    @Test("the socket binds to the kernel's group and reads nothing when nothing happened")
+    @Test("the socket binds to the kernel's and udev's groups and reads nothing when nothing happened")
     func opensAndIsIdle() throws {
         let socket = try NetlinkUevents()
         let batch = try socket.readEvents()
