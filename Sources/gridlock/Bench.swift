@@ -428,14 +428,7 @@ struct FaceStrokeRig {
             allow-users=0
             """
         try AtomicFile.write(Array(verifierConfig.utf8), to: "\(directory)/verifier.conf", mode: 0o600)
-        let faceConfig = """
-            [display]
-            backend=png
-            output-dir=\(directory)/frames
-            size=\(Int(size.width))x\(Int(size.height))
-            [touch]
-            backend=replay
-            device=\(directory)/idle.evemu
+        let faceConfig = benchPanelSections(directory: directory, size: size) + """
             [session]
             socket=\(socket)
             """
@@ -488,20 +481,27 @@ func runStroke(
 /// the recording idle.evemu describes; a stroke's events come through the pipe.
 func writeDaemonConfigs(into directory: String, size: Size) throws {
     try AtomicFile.write(Array(try BenchRecording.idle().evemuText().utf8), to: "\(directory)/idle.evemu", mode: 0o644)
-    do {
-        let config = """
-            [display]
-            backend=png
-            output-dir=\(directory)/frames
-            size=\(Int(size.width))x\(Int(size.height))
-            [touch]
-            backend=replay
-            device=\(directory)/idle.evemu
-            [lockout]
-            state-file=\(directory)/attempts
-            """
-        try AtomicFile.write(Array(config.utf8), to: "\(directory)/daemon.conf", mode: 0o644)
-    }
+    let config = benchPanelSections(directory: directory, size: size) + """
+        [lockout]
+        state-file=\(directory)/attempts
+        """
+    try AtomicFile.write(Array(config.utf8), to: "\(directory)/daemon.conf", mode: 0o644)
+}
+
+/// The panel of both benchmark programs (gridlockd's and the face's): a headless display of
+/// `size` (the png backend, whose frames the benchmark roles drop) and the touchscreen
+/// idle.evemu describes, whose events come through the pipe.
+func benchPanelSections(directory: String, size: Size) -> String {
+    """
+    [display]
+    backend=png
+    output-dir=\(directory)/frames
+    size=\(Int(size.width))x\(Int(size.height))
+    [touch]
+    backend=replay
+    device=\(directory)/idle.evemu
+
+    """
 }
 
 /// One program run to its end, with wait4's figures and its `name value` lines.
